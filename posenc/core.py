@@ -1,0 +1,264 @@
+"""The mathematics of the sinusoidal position encoding.
+
+Every function here is pure, works in float64, is vectorised with numpy, and
+validates its parameters before any arithmetic: bad input raises a
+``ValueError`` that names the parameter and the rule it broke.
+
+Conventions used throughout the book (see the introduction):
+
+* ``d`` is the (even) dimension of an encoding vector, ``base`` the constant
+  10000 of the paper, and the frequencies are ``theta_i = base**(-2 i / d)``
+  for ``i = 0, ..., d/2 - 1``.
+* The *interleaved* layout is the paper's: column ``2i`` holds
+  ``sin(t theta_i)`` and column ``2i + 1`` holds ``cos(t theta_i)``.
+* The *halves* layout puts the ``d/2`` sines first, then the ``d/2`` cosines.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from scipy import special
+
+__all__ = [
+    "LAYOUTS",
+    "frequencies",
+    "encoding",
+    "inner_product",
+    "decay_integral",
+    "cin",
+    "shift_matrix",
+    "rotate",
+]
+
+LAYOUTS = ("interleaved", "halves")
+
+# ---------------------------------------------------------------- validation
+
+
+def check_dimension(d: object, name: str = "d") -> int:
+    """Return ``d`` as an int if it is a positive even integer, else raise."""
+    if isinstance(d, bool) or not isinstance(d, numbers.Integral):
+        raise ValueError(
+            f"{name} must be a positive even integer, got {d!r} "
+            f"of type {type(d).__name__}"
+        )
+    d = int(d)
+    if d <= 0 or d % 2:
+        raise ValueError(f"{name} must be a positive even integer, got {d}")
+    return d
+
+
+def check_base(base: object) -> float:
+    """Return ``base`` as a float if it is a finite real number > 1, else raise."""
+    if isinstance(base, bool) or not isinstance(base, numbers.Real):
+        raise ValueError(
+            f"base must be a finite real number greater than 1, got {base!r} "
+            f"of type {type(base).__name__}"
+        )
+    value = float(base)
+    if not math.isfinite(value) or value <= 1.0:
+        raise ValueError(f"base must be a finite real number greater than 1, got {base}")
+    return value
+
+
+def check_finite(values: ArrayLike, name: str) -> NDArray[np.float64]:
+    """Return ``values`` as a float64 array if every entry is finite, else raise."""
+    try:
+        array = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"{name} must be real numbers, got {values!r}") from error
+    if not np.all(np.isfinite(array)):
+        raise ValueError(f"{name} must be finite (no NaN or infinity), got {values!r}")
+    return array
+
+
+def check_layout(layout: object) -> str:
+    """Return ``layout`` if it is one of :data:`LAYOUTS`, else raise."""
+    if layout not in LAYOUTS:
+        raise ValueError(f"layout must be one of {LAYOUTS}, got {layout!r}")
+    return layout  # type: ignore[return-value]
+
+
+# ------------------------------------------------------------------ the maths
+
+
+def frequencies(d: int, base: float = 10000.0) -> NDArray[np.float64]:
+    r"""The angular frequencies of the encoding.
+
+    .. math:: \theta_i = \mathrm{base}^{-2i/d}, \qquad i = 0, \dots, d/2 - 1.
+
+    They fall geometrically from :math:`\theta_0 = 1` (period :math:`2\pi`) to
+    :math:`\theta_{d/2-1} = \mathrm{base}^{-(1 - 2/d)}`; the lowest frequency
+    is *not* exactly ``1/base``. Derived in the chapter "Why base^(-2i/d)".
+
+    Returns an array of shape ``(d // 2,)``.
+    """
+    d = check_dimension(d)
+    base = check_base(base)
+    exponents = np.arange(d // 2, dtype=np.float64) * (2.0 / d)
+    return base**-exponents
+
+
+def encoding(
+    positions: ArrayLike,
+    d: int,
+    base: float = 10000.0,
+    layout: str = "interleaved",
+) -> NDArray[np.float64]:
+    r"""The sinusoidal position encoding :math:`p_t` of Vaswani et al. (2017).
+
+    .. math::
+        p_{t,2i} = \sin(t\,\theta_i), \qquad p_{t,2i+1} = \cos(t\,\theta_i)
+        \qquad (\text{layout} = \texttt{"interleaved"})
+
+    With ``layout="halves"`` column ``i`` holds :math:`\sin(t\theta_i)` and
+    column ``d/2 + i`` holds :math:`\cos(t\theta_i)`. Positions may be any
+    finite reals, not only integers.
+
+    Returns shape ``positions.shape + (d,)``: ``(d,)`` for a scalar position,
+    ``(n, d)`` for ``n`` positions. Derived in the chapter "Complex numbers
+    solve <p_m, p_n> = g(m - n)".
+    """
+    theta = frequencies(d, base)
+    layout = check_layout(layout)
+    t = check_finite(positions, "positions")
+    angles = t[..., None] * theta
+    sines, cosines = np.sin(angles), np.cos(angles)
+    if layout == "halves":
+        return np.concatenate([sines, cosines], axis=-1)
+    return np.stack([sines, cosines], axis=-1).reshape(t.shape + (d,))
+
+
+def inner_product(delta: ArrayLike, d: int, base: float = 10000.0) -> NDArray[np.float64]:
+    r"""The inner product :math:`\langle p_m, p_n\rangle` as a function of ``m - n``.
+
+    .. math:: \langle p_m, p_n\rangle = \sum_{i=0}^{d/2-1}\cos(\Delta\,\theta_i),
+        \qquad \Delta = m - n.
+
+    It is the same in either layout (they differ by a permutation of
+    columns). Returns an array of ``delta``'s shape. Derived in the chapter
+    "Complex numbers solve <p_m, p_n> = g(m - n)".
+    """
+    theta = frequencies(d, base)
+    delta = check_finite(delta, "delta")
+    return np.cos(delta[..., None] * theta).sum(axis=-1)
+
+
+def cin(z: ArrayLike) -> NDArray[np.float64]:
+    r"""The entire cosine integral :math:`\mathrm{Cin}(z) = \int_0^z (1 - \cos u)/u\,du`.
+
+    Related to the cosine integral by
+    :math:`\mathrm{Ci}(z) = \gamma + \ln z - \mathrm{Cin}(z)` for :math:`z > 0`.
+    Unlike Ci it is finite at 0, which is what makes :func:`decay_integral`
+    exact near :math:`\Delta = 0`. Even in ``z``.
+
+    Near zero it is summed from its power series (no cancellation); elsewhere
+    it uses ``scipy.special.sici``.
+    """
+    z = np.abs(check_finite(z, "z"))
+    result = np.empty_like(z)
+    small = z < 1.0
+    # Power series: sum_{k>=1} (-1)^(k+1) z^(2k) / (2k (2k)!); 12 terms give
+    # full double precision for z < 1 (the 13th term is below 1e-30).
+    zs = z[small]
+    series = np.zeros_like(zs)
+    term_power = np.ones_like(zs)
+    factorial = 1.0
+    for k in range(1, 13):
+        term_power = term_power * zs * zs
+        factorial *= (2 * k - 1) * (2 * k)
+        series += (-1) ** (k + 1) * term_power / (2 * k * factorial)
+    result[small] = series
+    zl = z[~small]
+    result[~small] = np.euler_gamma + np.log(zl) - special.sici(zl)[1]
+    return result
+
+
+def decay_integral(x: ArrayLike, base: float = 10000.0) -> NDArray[np.float64]:
+    r"""The continuous limit of the inner product, exactly.
+
+    .. math::
+        I(x) = \mathrm{Re}\int_0^1 e^{\,i x\,\mathrm{base}^{-t}}\,dt
+             = \frac{\mathrm{Ci}(|x|) - \mathrm{Ci}(|x|/\mathrm{base})}{\ln \mathrm{base}}
+             = 1 - \frac{\mathrm{Cin}(|x|) - \mathrm{Cin}(|x|/\mathrm{base})}
+                        {\ln \mathrm{base}}
+
+    (substitute :math:`u = |x|\,\mathrm{base}^{-t}`). The sum
+    :func:`inner_product` divided by :math:`d/2` is a left Riemann sum of this
+    integral. The second form, with :func:`cin`, has no singularity at
+    :math:`x = 0`, where :math:`I = 1`. Even in ``x``; accurate to about
+    ``1e-14`` absolute for :math:`|x|` up to ``1e7`` and beyond. Derived in the
+    chapter "Why base^(-2i/d): long-range decay".
+    """
+    base = check_base(base)
+    x = np.abs(check_finite(x, "x"))
+    return 1.0 - (cin(x) - cin(x / base)) / math.log(base)
+
+
+def shift_matrix(k: float, d: int, base: float = 10000.0) -> NDArray[np.float64]:
+    r"""The matrix :math:`T(k)` with ``encoding(t + k) = T(k) @ encoding(t)``.
+
+    For the interleaved layout, with pairs :math:`(\sin t\theta_i, \cos t\theta_i)`,
+    :math:`T(k)` is block diagonal with blocks
+
+    .. math::
+        \begin{pmatrix}\cos k\theta_i & \sin k\theta_i\\
+                       -\sin k\theta_i & \cos k\theta_i\end{pmatrix},
+
+    the *transpose* of the usual counter-clockwise rotation, because sine comes
+    first in each pair. It does not depend on ``t``. Derived in the chapter
+    "A shift is a rotation".
+    """
+    theta = frequencies(d, base)
+    offset = check_finite(k, "k")
+    if offset.ndim != 0:
+        raise ValueError(f"k must be a single real number (a scalar offset), got shape {offset.shape}")
+    k = float(offset)
+    cos, sin = np.cos(k * theta), np.sin(k * theta)
+    matrix = np.zeros((d, d))
+    even = np.arange(0, d, 2)
+    matrix[even, even] = cos
+    matrix[even, even + 1] = sin
+    matrix[even + 1, even] = -sin
+    matrix[even + 1, even + 1] = cos
+    return matrix
+
+
+def rotate(x: ArrayLike, positions: ArrayLike, base: float = 10000.0) -> NDArray[np.float64]:
+    r"""Rotary position embedding (RoPE) of vectors ``x`` at ``positions``.
+
+    Each pair :math:`(x_{2i}, x_{2i+1})` is rotated counter-clockwise by the
+    angle :math:`t\,\theta_i`, i.e. the complex number
+    :math:`x_{2i} + i\,x_{2i+1}` is multiplied by :math:`e^{i t\theta_i}`:
+
+    .. math::
+        x'_{2i} = x_{2i}\cos t\theta_i - x_{2i+1}\sin t\theta_i, \qquad
+        x'_{2i+1} = x_{2i}\sin t\theta_i + x_{2i+1}\cos t\theta_i.
+
+    ``x`` has shape ``(..., d)`` with ``d`` even; ``positions`` broadcasts
+    against ``x.shape[:-1]``. Derived in the chapter "From adding to rotating".
+    """
+    x = check_finite(x, "x")
+    if x.ndim == 0 or x.shape[-1] == 0 or x.shape[-1] % 2:
+        last = x.shape[-1] if x.ndim else "none (a scalar)"
+        raise ValueError(f"x must have an even, non-zero last axis (d), got {last}")
+    theta = frequencies(x.shape[-1], base)
+    t = check_finite(positions, "positions")
+    try:
+        angles = np.broadcast_to(t, np.broadcast_shapes(t.shape, x.shape[:-1]))
+    except ValueError as error:
+        raise ValueError(
+            f"positions of shape {t.shape} must broadcast against x.shape[:-1] "
+            f"= {x.shape[:-1]}"
+        ) from error
+    angles = angles[..., None] * theta
+    cos, sin = np.cos(angles), np.sin(angles)
+    even, odd = x[..., 0::2], x[..., 1::2]
+    out = np.empty(np.broadcast_shapes(x.shape, angles.shape[:-1] + (x.shape[-1],)))
+    out[..., 0::2] = even * cos - odd * sin
+    out[..., 1::2] = even * sin + odd * cos
+    return out

@@ -1,0 +1,68 @@
+"""Figure style shared by every chapter: colours, sizes, and a figure factory.
+
+Nothing here touches matplotlib's global state: figures are created as
+``matplotlib.figure.Figure`` objects (not through pyplot), so importing this
+module changes no rcParams and leaves no figure open.
+"""
+
+from __future__ import annotations
+
+import io
+
+from matplotlib.figure import Figure
+
+__all__ = ["PALETTE", "DIVERGING", "SEQUENTIAL", "new_figure", "png_bytes"]
+
+#: Okabe & Ito's colour-blind-safe palette (Color Universal Design), in the
+#: order lines are drawn. Black first: the "exact" curve of a figure.
+PALETTE = {
+    "black": "#000000",
+    "blue": "#0072B2",
+    "orange": "#E69F00",
+    "green": "#009E73",
+    "vermillion": "#D55E00",
+    "sky": "#56B4E9",
+    "purple": "#CC79A7",
+    "yellow": "#F0E442",
+}
+
+#: Colour map for values in [-1, 1] (sines and cosines): blue–white–red reads
+#: under the common colour-vision deficiencies and in greyscale by lightness.
+DIVERGING = "RdBu_r"
+#: Colour map for magnitudes: perceptually uniform and colour-blind-safe.
+SEQUENTIAL = "cividis"
+
+_FONT_SIZE = 11
+
+
+def new_figure(width: float = 7.0, height: float = 3.6, ncols: int = 1, nrows: int = 1, **kw):
+    """A white-backed figure with ``nrows x ncols`` axes, sized for a book page.
+
+    White background on purpose: the figure stays readable when the site is
+    shown in its dark theme. Returns ``(figure, axes)`` like ``plt.subplots``.
+    """
+    figure = Figure(figsize=(width, height), dpi=100, facecolor="white", layout="constrained")
+    axes = figure.subplots(nrows, ncols, squeeze=True, **kw)
+    for ax in figure.axes:
+        ax.set_facecolor("white")
+        ax.tick_params(labelsize=_FONT_SIZE - 1)
+        ax.xaxis.label.set_size(_FONT_SIZE)
+        ax.yaxis.label.set_size(_FONT_SIZE)
+        ax.title.set_size(_FONT_SIZE + 1)
+        ax.grid(True, color="#dddddd", linewidth=0.6)
+        ax.set_axisbelow(True)
+    return figure, axes
+
+
+def png_bytes(figure: Figure, dpi: float = 100, compress_level: int = 6) -> bytes:
+    """Render ``figure`` to PNG bytes (lower ``compress_level`` renders faster)."""
+    buffer = io.BytesIO()
+    figure.savefig(
+        buffer,
+        format="png",
+        dpi=dpi,
+        facecolor=figure.get_facecolor(),
+        pil_kwargs={"compress_level": compress_level},
+        metadata={"Software": None},
+    )
+    return buffer.getvalue()

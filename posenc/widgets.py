@@ -1,0 +1,244 @@
+"""Explorers: figures with sliders, live in Jupyter and static in the book.
+
+An :class:`Explorer` owns one matplotlib figure, built once. Its sliders are
+:class:`Choice` objects that offer only valid values (``d`` even, ``base > 1``),
+so a reader cannot ask for something the maths rejects. Moving a slider calls
+:meth:`Explorer.update`, which recomputes the figure's data with a pure
+function of the slider values and moves the existing artists: no figure is
+rebuilt, nothing flickers.
+
+Displayed in a notebook, an explorer offers two forms in one output:
+
+* ``application/vnd.jupyter.widget-view+json`` -- the live ipywidgets version
+  (sliders above a picture re-rendered on every change), which JupyterLab
+  shows when a kernel runs;
+* ``image/png`` -- the figure at the default slider values, which the built
+  book shows (the book's configuration drops the widget view for HTML).
+
+Tests drive explorers by calling :meth:`Explorer.update` with values and
+reading back the plotted data.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import numpy as np
+from matplotlib.artist import Artist
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+from PIL import Image
+
+from . import core
+from .plots import DIVERGING, new_figure
+
+__all__ = [
+    "Choice",
+    "Explorer",
+    "EncodingExplorer",
+    "D_CHOICES",
+    "BASE_CHOICES",
+]
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A slider over a fixed, ordered tuple of valid values."""
+
+    name: str
+    label: str
+    options: tuple[Any, ...]
+    default: Any
+    format: Callable[[Any], str] = field(default=str, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.default not in self.options:
+            raise ValueError(f"default {self.default!r} of {self.name} is not among its options")
+
+    def check(self, value: Any) -> Any:
+        """Return ``value`` if the slider offers it, else raise ``ValueError``."""
+        if value not in self.options:
+            raise ValueError(
+                f"{self.name} must be one of {[self.format(o) for o in self.options]}, "
+                f"got {value!r}"
+            )
+        return value
+
+
+def _power_of_ten(value: float) -> str:
+    exponent = int(round(np.log10(value)))
+    return f"10^{exponent}" if 10.0**exponent == value else f"{value:g}"
+
+
+#: Dimensions offered by the sliders: even, from a toy size to a real model's.
+D_CHOICES = (4, 8, 16, 32, 64, 128, 256, 512)
+#: Bases offered by the sliders, log-spaced around the paper's 10000.
+BASE_CHOICES = (10.0, 100.0, 1e3, 1e4, 1e5, 1e6)
+
+
+def d_choice(default: int = 64, options: Sequence[int] = D_CHOICES) -> Choice:
+    return Choice("d", "d", tuple(options), default)
+
+
+def base_choice(default: float = 1e4, options: Sequence[float] = BASE_CHOICES) -> Choice:
+    return Choice("base", "base", tuple(options), default, format=_power_of_ten)
+
+
+class Explorer:
+    """Base class: a figure whose data follow a few :class:`Choice` sliders.
+
+    Subclasses set :attr:`choices`, build their artists in :meth:`build`
+    (called once) and move them in :meth:`draw` (called on every change).
+    Artists that ``draw`` changes must be registered with :meth:`dynamic`:
+    the rest of the figure is rendered once and cached (blitting), which is
+    what keeps an update within a few tens of milliseconds.
+    """
+
+    choices: ClassVar[tuple[Choice, ...]] = ()
+
+    def __init__(self) -> None:
+        self.values: dict[str, Any] = {c.name: c.default for c in self.choices}
+        self._dynamic: list[Artist] = []
+        self._background = None  # the rendered static part of the figure
+        self.figure: Figure = self.build()
+        self.canvas = FigureCanvasAgg(self.figure)
+        self._image = None  # the ipywidgets.Image, created on first display
+        self.draw(**self.values)
+        # Lay the figure out once, at the default values, then freeze the
+        # layout: constrained layout costs ~100 ms a render, and the sliders
+        # change data and titles, not the arrangement of the axes.
+        self.figure.draw_without_rendering()
+        self.figure.set_layout_engine("none")
+
+    def dynamic(self, *artists: Artist) -> None:
+        """Register artists that :meth:`draw` changes (drawn on every frame)."""
+        for artist in artists:
+            artist.set_animated(True)
+            self._dynamic.append(artist)
+
+    # -- to be provided by subclasses -------------------------------------
+    def build(self) -> Figure:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def draw(self, **values: Any) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    # -- shared behaviour --------------------------------------------------
+    def update(self, **changes: Any) -> None:
+        """Set some slider values, validate them, and redraw the figure."""
+        by_name = {c.name: c for c in self.choices}
+        for name, value in changes.items():
+            if name not in by_name:
+                raise ValueError(f"unknown parameter {name!r}; expected one of {list(by_name)}")
+            by_name[name].check(value)
+        self.values.update(changes)
+        self.draw(**self.values)
+        if self._image is not None:
+            self._image.value = self.png(compress_level=1)
+
+    def render(self) -> np.ndarray:
+        """The figure as it stands, as an (height, width, 4) RGBA array.
+
+        The static part is drawn once (animated artists are skipped by a
+        normal draw) and restored from a cache; only the dynamic artists are
+        drawn again.
+        """
+        if self._background is None:
+            self.canvas.draw()
+            self._background = self.canvas.copy_from_bbox(self.figure.bbox)
+        else:
+            self.canvas.restore_region(self._background)
+        for artist in sorted(self._dynamic, key=lambda a: a.get_zorder()):
+            self.figure.draw_artist(artist)
+        return np.asarray(self.canvas.buffer_rgba())
+
+    def png(self, compress_level: int = 6) -> bytes:
+        """The figure as it stands, as PNG bytes (lower level: faster, larger)."""
+        rgb = Image.fromarray(self.render()[..., :3])
+        buffer = io.BytesIO()
+        rgb.save(buffer, format="png", compress_level=compress_level)
+        return buffer.getvalue()
+
+    def widget(self):
+        """The live form: one slider per choice above the figure."""
+        import ipywidgets as widgets
+
+        sliders = []
+        for choice in self.choices:
+            slider = widgets.SelectionSlider(
+                options=[(choice.format(o), o) for o in choice.options],
+                value=self.values[choice.name],
+                description=choice.label,
+                continuous_update=True,
+                layout=widgets.Layout(width="420px"),
+            )
+            slider.observe(
+                lambda change, name=choice.name: self.update(**{name: change["new"]}),
+                names="value",
+            )
+            sliders.append(slider)
+        self._image = widgets.Image(value=self.png(compress_level=1), format="png")
+        return widgets.VBox([*sliders, self._image])
+
+    def _repr_mimebundle_(self, include=None, exclude=None) -> dict[str, Any]:
+        bundle = dict(self.widget()._repr_mimebundle_())
+        bundle["image/png"] = base64.b64encode(self.png()).decode("ascii")
+        return bundle
+
+
+# ------------------------------------------------------------------ explorers
+
+
+def encoding_table(d: int, base: float, layout: str, n_positions: int) -> np.ndarray:
+    """Data of :class:`EncodingExplorer`: the (n_positions, d) encoding table."""
+    return core.encoding(np.arange(n_positions), d, base, layout)
+
+
+_LAYOUT_LABELS = {
+    "interleaved": "dimension (column 2i: sin, column 2i+1: cos)",
+    "halves": "dimension (columns < d/2: sin, columns ≥ d/2: cos)",
+}
+
+
+class EncodingExplorer(Explorer):
+    """Heat map of the encoding: positions down, dimensions across."""
+
+    choices = (
+        d_choice(64),
+        base_choice(1e4),
+        Choice("layout", "layout", core.LAYOUTS, "interleaved"),
+    )
+    n_positions: ClassVar[int] = 100
+
+    def build(self) -> Figure:
+        figure, ax = new_figure(7.0, 4.2)
+        self.image = ax.imshow(
+            np.zeros((self.n_positions, 2)),
+            cmap=DIVERGING,
+            vmin=-1,
+            vmax=1,
+            aspect="auto",
+            interpolation="nearest",
+            origin="upper",
+        )
+        colorbar = figure.colorbar(self.image, ax=ax, shrink=0.9)
+        colorbar.set_label("value of the component")
+        ax.set_xlabel(_LAYOUT_LABELS["interleaved"])
+        ax.set_ylabel("position t")
+        ax.grid(False)
+        self.ax = ax
+        self.title = ax.set_title(" ")
+        self.dynamic(self.image, ax.xaxis, *ax.spines.values(), self.title)
+        return figure
+
+    def draw(self, d: int, base: float, layout: str) -> None:
+        table = encoding_table(d, base, layout, self.n_positions)
+        self.ax.xaxis.label.set_text(_LAYOUT_LABELS[layout])
+        self.image.set_data(table)
+        self.image.set_extent((-0.5, d - 0.5, self.n_positions - 0.5, -0.5))
+        self.ax.set_xlim(-0.5, d - 0.5)
+        self.title.set_text(f"Sinusoidal encoding, d = {d}, base = {base:g}")
