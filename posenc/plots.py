@@ -66,3 +66,26 @@ def png_bytes(figure: Figure, dpi: float = 100, compress_level: int = 6) -> byte
         metadata={"Software": None},
     )
     return buffer.getvalue()
+
+
+# ------------------------------------------------------------ chapter figures
+
+
+def inner_product_figure(d: int = 64, base: float = 1e4, delta_max: int = 200):
+    """Figure: the normalised inner product <p_m, p_n> / (d/2) against the offset.
+
+    Used in the chapter "The encoding we are going to explain".
+    """
+    import numpy as np
+
+    from . import core
+
+    delta = np.arange(-delta_max, delta_max + 1)
+    figure, ax = new_figure(7.0, 3.2)
+    ax.plot(delta, core.inner_product(delta, d, base) / (d / 2), color=PALETTE["blue"], lw=1.4)
+    ax.axhline(0, color=PALETTE["black"], lw=0.8)
+    ax.set_xlabel(r"offset $\Delta = m - n$ (positions)")
+    ax.set_ylabel(r"$\langle p_m, p_n\rangle \,/\, (d/2)$")
+    ax.set_xlim(-delta_max, delta_max)
+    ax.set_title(f"Inner product of two encodings, d = {d}, base = {base:g}")
+    return figure

@@ -1,0 +1,313 @@
+"""Unit and property tests of posenc.core.
+
+Tolerances are stated where they are used. Rounding in an angle t*theta is
+about |t| * 2**-53, so identities that compare encodings at positions up to
+1e4 are held to 1e-9 absolute (a thousand times that error, summed over up
+to 256 pairs); identities between small numbers are held near 1e-14.
+"""
+
+from __future__ import annotations
+
+import math
+
+import mpmath
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import integrate
+
+import posenc
+from posenc import core
+
+# ------------------------------------------------------------------ strategies
+
+dims = st.integers(1, 128).map(lambda half: 2 * half)
+bases = st.floats(1.5, 1e6)
+positions = st.floats(-1e4, 1e4, allow_nan=False)
+SETTINGS = settings(max_examples=60, deadline=None)
+
+# ----------------------------------------------------------------- frequencies
+
+
+def test_frequencies_follow_the_schedule():
+    theta = posenc.frequencies(8, 10000.0)
+    expected = [10000.0 ** (-2 * i / 8) for i in range(4)]
+    np.testing.assert_allclose(theta, expected, rtol=1e-15)
+    assert theta.dtype == np.float64
+
+
+@given(d=dims, base=bases)
+@SETTINGS
+def test_frequencies_fall_geometrically_from_one(d, base):
+    theta = posenc.frequencies(d, base)
+    assert theta.shape == (d // 2,)
+    assert theta[0] == 1.0
+    np.testing.assert_allclose(theta[1:] / theta[:-1], base ** (-2 / d), rtol=1e-12)
+    np.testing.assert_allclose(theta[-1], base ** -(1 - 2 / d), rtol=1e-12)
+
+
+# -------------------------------------------------------------------- encoding
+
+
+def test_encoding_matches_the_papers_formula_entry_by_entry():
+    d, base = 6, 100.0
+    table = posenc.encoding([0, 1, 2.5, 17], d, base)
+    for row, t in enumerate([0, 1, 2.5, 17]):
+        for i in range(d // 2):
+            assert table[row, 2 * i] == pytest.approx(math.sin(t / base ** (2 * i / d)), abs=1e-15)
+            assert table[row, 2 * i + 1] == pytest.approx(
+                math.cos(t / base ** (2 * i / d)), abs=1e-15
+            )
+
+
+def test_encoding_shapes():
+    assert posenc.encoding(3, 8).shape == (8,)
+    assert posenc.encoding([1, 2, 3], 8).shape == (3, 8)
+    assert posenc.encoding(np.zeros((2, 5)), 4).shape == (2, 5, 4)
+    assert posenc.encoding([], 4).shape == (0, 4)
+    assert posenc.encoding(3, 8).dtype == np.float64
+
+
+def test_encoding_at_zero_is_zero_sines_and_unit_cosines():
+    np.testing.assert_array_equal(posenc.encoding(0, 6), [0, 1, 0, 1, 0, 1])
+    np.testing.assert_array_equal(posenc.encoding(0, 6, layout="halves"), [0, 0, 0, 1, 1, 1])
+
+
+@given(d=dims, base=bases, t=positions)
+@SETTINGS
+def test_halves_layout_is_a_permutation_of_interleaved(d, base, t):
+    interleaved = posenc.encoding(t, d, base)
+    halves = posenc.encoding(t, d, base, layout="halves")
+    np.testing.assert_array_equal(halves, np.concatenate([interleaved[0::2], interleaved[1::2]]))
+
+
+@given(d=dims, base=bases, t=positions)
+@SETTINGS
+def test_every_encoding_has_norm_sqrt_half_d(d, base, t):
+    assert np.linalg.norm(posenc.encoding(t, d, base)) == pytest.approx(math.sqrt(d / 2), rel=1e-14)
+
+
+@given(d=dims, base=bases, m=positions, n=positions)
+@SETTINGS
+def test_inner_product_of_encodings_depends_only_on_the_offset(d, base, m, n):
+    lhs = posenc.encoding(m, d, base) @ posenc.encoding(n, d, base)
+    assert lhs == pytest.approx(float(posenc.inner_product(m - n, d, base)), abs=1e-9)
+
+
+# --------------------------------------------------------------- inner product
+
+
+def test_inner_product_at_zero_is_half_d_and_keeps_shape():
+    assert posenc.inner_product(0, 10) == 5.0
+    assert posenc.inner_product(np.zeros((3, 2)), 10).shape == (3, 2)
+
+
+@given(d=dims, base=bases, delta=positions)
+@SETTINGS
+def test_inner_product_is_even(d, base, delta):
+    assert posenc.inner_product(delta, d, base) == posenc.inner_product(-delta, d, base)
+
+
+def test_inner_product_is_a_sum_of_cosines():
+    delta = 7.0
+    expected = sum(math.cos(delta * 10.0 ** (-2 * i / 4)) for i in range(2))
+    assert posenc.inner_product(delta, 4, 10.0) == pytest.approx(expected, abs=1e-15)
+
+
+# -------------------------------------------------------------- decay integral
+
+
+def reference_integral(x: float, base: float) -> float:
+    """(Ci(|x|) - Ci(|x|/base)) / ln(base) with mpmath at 40 digits."""
+    with mpmath.workdps(40):
+        if x == 0:
+            return 1.0
+        a, b = mpmath.mpf(abs(x)), mpmath.mpf(base)
+        return float((mpmath.ci(a) - mpmath.ci(a / b)) / mpmath.log(b))
+
+
+X_VALUES = [0.0, 1e-300, 1e-9, 1e-3, 0.5, 0.999, 1.0, 1.001, 3.0, 10.0, 128.0, 1e3,
+            12345.6, 1e5, 1e6, 9.99e6, 1e7]  # fmt: skip
+
+
+@pytest.mark.parametrize("base", [1.5, 10.0, 1e4, 1e6])
+def test_decay_integral_is_exact_against_mpmath(base):
+    # The specification asks for 1e-10 absolute up to |x| = 1e7; it holds to 1e-13.
+    for x in X_VALUES:
+        assert posenc.decay_integral(x, base) == pytest.approx(reference_integral(x, base), abs=1e-13)
+
+
+@pytest.mark.parametrize("x", [0.1, 1.0, 5.0, 20.0, 128.0, 500.0])
+def test_decay_integral_agrees_with_adaptive_quadrature(x):
+    # Quadrature of cos(x * base^-t) over [0, 1] converges here; tolerance 1e-10.
+    value, error = integrate.quad(
+        lambda t: math.cos(x * 1e4**-t), 0, 1, limit=500, epsabs=1e-13, epsrel=1e-12
+    )
+    assert error < 1e-11
+    assert posenc.decay_integral(x) == pytest.approx(value, abs=1e-10)
+
+
+def ci_asymptotic(z: float) -> float:
+    """Ci(z) for large z from its asymptotic series, three terms of each part."""
+    f = (1 - 2 / z**2 + 24 / z**4) / z
+    g = (1 - 6 / z**2 + 120 / z**4) / z**2
+    return math.sin(z) * f - math.cos(z) * g
+
+
+@pytest.mark.parametrize("x", [1e5, 3.3e5, 1e6, 5e6, 1e7])
+def test_decay_integral_follows_the_large_x_asymptotics(x):
+    # Both arguments x and x/base are >= 10, where the truncated series for Ci
+    # is accurate to its first omitted term, 720/z^7 <= 1e-4 ... at z = x/base = 10
+    # that is 7e-5, so compare to 1e-4 / ln(base).
+    base = 1e4
+    expected = (ci_asymptotic(x) - ci_asymptotic(x / base)) / math.log(base)
+    assert posenc.decay_integral(x, base) == pytest.approx(expected, abs=1e-4 / math.log(base))
+
+
+@given(x=st.floats(-1e7, 1e7), base=bases)
+@SETTINGS
+def test_decay_integral_is_even_and_bounded(x, base):
+    value = posenc.decay_integral(x, base)
+    assert value == posenc.decay_integral(-x, base)
+    assert -1.0 <= value <= 1.0
+
+
+def test_decay_integral_is_vectorised_and_one_at_zero():
+    x = np.array([[0.0, 1.0], [-1.0, 1e7]])
+    values = posenc.decay_integral(x)
+    assert values.shape == (2, 2)
+    assert values[0, 0] == 1.0
+    assert values[0, 1] == values[1, 0]
+
+
+@pytest.mark.parametrize("delta", [1.0, 10.0, 100.0])
+def test_inner_product_is_a_left_riemann_sum_of_the_integral(delta):
+    # sum_{i<N} f(i/N) / N with f(t) = cos(delta * base^-t), N = d/2. A left
+    # Riemann sum errs by at most sup|f'| / (2N), and sup|f'| <= |delta| ln base.
+    base = 1e4
+    for d in [64, 512, 4096]:
+        half = d // 2
+        error = abs(posenc.inner_product(delta, d, base) / half - posenc.decay_integral(delta, base))
+        assert error <= abs(delta) * math.log(base) / (2 * half)
+
+
+def reference_cin(z: float) -> float:
+    """Cin(z) at 40 digits: its defining integral for z < 1 (no oscillation to
+    resolve there), gamma + ln z - Ci(z) beyond."""
+    with mpmath.workdps(40):
+        if z < 1:
+            return float(mpmath.quad(lambda u: (1 - mpmath.cos(u)) / u, [0, z]))
+        return float(mpmath.euler + mpmath.log(z) - mpmath.ci(z))
+
+
+def test_cin_matches_mpmath_on_both_sides_of_the_series_switch():
+    # posenc switches from the power series to scipy's Ci at z = 1.
+    for z in [0.0, 1e-8, 0.3, 0.999999, 1.0, 1.000001, 4.0, 50.0, 1e6]:
+        assert core.cin(z) == pytest.approx(reference_cin(z), abs=1e-14 * max(1.0, math.log(1 + z)))
+    assert core.cin(-2.0) == core.cin(2.0)
+
+
+# ---------------------------------------------------------------- shift matrix
+
+
+@given(d=dims, base=bases, t=positions, k=st.floats(-1e3, 1e3))
+@SETTINGS
+def test_shift_matrix_moves_every_encoding_by_k(d, base, t, k):
+    shifted = posenc.shift_matrix(k, d, base) @ posenc.encoding(t, d, base)
+    np.testing.assert_allclose(shifted, posenc.encoding(t + k, d, base), rtol=0, atol=1e-9)
+
+
+def test_shift_matrix_blocks_are_transposed_rotations():
+    k, theta = 0.7, 1.0  # pair 0 has theta = 1
+    block = posenc.shift_matrix(k, 4)[:2, :2]
+    expected = np.array([[math.cos(k * theta), math.sin(k * theta)],
+                         [-math.sin(k * theta), math.cos(k * theta)]])  # fmt: skip
+    np.testing.assert_allclose(block, expected, atol=1e-15)
+    assert np.all(posenc.shift_matrix(k, 4)[:2, 2:] == 0)
+
+
+@given(d=dims, base=bases, a=st.floats(-1e3, 1e3), b=st.floats(-1e3, 1e3))
+@SETTINGS
+def test_shift_matrices_are_orthogonal_and_compose(d, base, a, b):
+    ta, tb = posenc.shift_matrix(a, d, base), posenc.shift_matrix(b, d, base)
+    np.testing.assert_allclose(ta @ ta.T, np.eye(d), atol=1e-12)
+    np.testing.assert_allclose(ta @ tb, posenc.shift_matrix(a + b, d, base), atol=1e-9)
+    np.testing.assert_array_equal(posenc.shift_matrix(0, d, base), np.eye(d))
+
+
+# ----------------------------------------------------------------------- RoPE
+
+
+@given(d=dims, base=bases, t=positions, seed=st.integers(0, 2**32 - 1))
+@SETTINGS
+def test_rotate_is_multiplication_by_a_unit_complex_number(d, base, t, seed):
+    x = np.random.default_rng(seed).normal(size=d)
+    as_complex = (x[0::2] + 1j * x[1::2]) * np.exp(1j * t * posenc.frequencies(d, base))
+    rotated = posenc.rotate(x, t, base)
+    np.testing.assert_allclose(rotated[0::2], as_complex.real, atol=1e-9)
+    np.testing.assert_allclose(rotated[1::2], as_complex.imag, atol=1e-9)
+    assert np.linalg.norm(rotated) == pytest.approx(np.linalg.norm(x), rel=1e-12)
+
+
+@given(d=dims, base=bases, m=positions, n=positions, seed=st.integers(0, 2**32 - 1))
+@SETTINGS
+def test_rotated_scores_depend_only_on_the_offset(d, base, m, n, seed):
+    q, k = np.random.default_rng(seed).normal(size=(2, d))
+    score = posenc.rotate(q, m, base) @ posenc.rotate(k, n, base)
+    assert score == pytest.approx(q @ posenc.rotate(k, n - m, base), abs=1e-8 * d)
+
+
+def test_rotate_broadcasts_positions_over_leading_axes():
+    x = np.random.default_rng(0).normal(size=(2, 5, 8))
+    rotated = posenc.rotate(x, np.arange(5), 100.0)
+    assert rotated.shape == (2, 5, 8)
+    np.testing.assert_allclose(rotated[1, 3], posenc.rotate(x[1, 3], 3, 100.0), atol=1e-15)
+    np.testing.assert_array_equal(posenc.rotate(x, 0), x)
+
+
+# ---------------------------------------------------------------- bad input
+
+BAD_INPUT = [
+    # (call, the start of the message that must name the parameter and rule)
+    (lambda: posenc.frequencies(7), "d must be a positive even integer"),
+    (lambda: posenc.frequencies(0), "d must be a positive even integer"),
+    (lambda: posenc.frequencies(-4), "d must be a positive even integer"),
+    (lambda: posenc.frequencies(8.0), "d must be a positive even integer"),
+    (lambda: posenc.frequencies(True), "d must be a positive even integer"),
+    (lambda: posenc.frequencies("8"), "d must be a positive even integer"),
+    (lambda: posenc.frequencies(8, 1.0), "base must be a finite real number greater than 1"),
+    (lambda: posenc.frequencies(8, 0.5), "base must be a finite real number greater than 1"),
+    (lambda: posenc.frequencies(8, -10), "base must be a finite real number greater than 1"),
+    (lambda: posenc.frequencies(8, math.nan), "base must be a finite real number greater than 1"),
+    (lambda: posenc.frequencies(8, math.inf), "base must be a finite real number greater than 1"),
+    (lambda: posenc.frequencies(8, "1e4"), "base must be a finite real number greater than 1"),
+    (lambda: posenc.encoding([0, math.nan], 8), "positions must be finite"),
+    (lambda: posenc.encoding(math.inf, 8), "positions must be finite"),
+    (lambda: posenc.encoding("three", 8), "positions must be real numbers"),
+    (lambda: posenc.encoding(1, 9), "d must be a positive even integer"),
+    (lambda: posenc.encoding(1, 8, 1.0), "base must be a finite real number greater than 1"),
+    (lambda: posenc.encoding(1, 8, layout="sin-first"), "layout must be one of"),
+    (lambda: posenc.inner_product(math.nan, 8), "delta must be finite"),
+    (lambda: posenc.inner_product(1, 3), "d must be a positive even integer"),
+    (lambda: posenc.decay_integral(math.nan), "x must be finite"),
+    (lambda: posenc.decay_integral(1.0, 1.0), "base must be a finite real number greater than 1"),
+    (lambda: posenc.shift_matrix(1, 5), "d must be a positive even integer"),
+    (lambda: posenc.shift_matrix(math.inf, 4), "k must be finite"),
+    (lambda: posenc.shift_matrix([1, 2], 4), "k must be a single real number"),
+    (lambda: posenc.shift_matrix(1, 4, 0.0), "base must be a finite real number greater than 1"),
+    (lambda: posenc.rotate(np.ones(5), 1), "x must have an even, non-zero last axis"),
+    (lambda: posenc.rotate(np.ones((2, 0)), 1), "x must have an even, non-zero last axis"),
+    (lambda: posenc.rotate(1.0, 1), "x must have an even, non-zero last axis"),
+    (lambda: posenc.rotate(np.ones(4), math.nan), "positions must be finite"),
+    (lambda: posenc.rotate([1.0, math.inf], 0), "x must be finite"),
+    (lambda: posenc.rotate(np.ones((3, 4)), [1, 2]), "positions of shape (2,) must broadcast"),
+    (lambda: posenc.rotate(np.ones(4), 1, 1.0), "base must be a finite real number greater than 1"),
+]
+
+
+@pytest.mark.parametrize("call, message", BAD_INPUT, ids=[m for _, m in BAD_INPUT])
+def test_bad_input_raises_a_value_error_naming_the_rule(call, message):
+    with pytest.raises(ValueError) as raised:
+        call()
+    assert str(raised.value).startswith(message), str(raised.value)

@@ -1,0 +1,72 @@
+"""The tests of posenc.core must fail against wrong implementations.
+
+Each mutant below plants one plausible bug in a copy of ``posenc`` (several
+are bugs that shipped in public code: multiplying instead of dividing by the
+frequency term, sine and cosine swapped, an untransposed rotation) and runs
+``test_core.py`` against the copy. A mutant that survives means a test that
+cannot fail. The unmutated copy must pass, which also proves the copy, not
+the installed package, is what the run imports.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+MUTANTS = {
+    "frequencies multiply instead of divide": ("base**-exponents", "base**exponents"),
+    "frequencies use i/d instead of 2i/d": ("* (2.0 / d)", "* (1.0 / d)"),
+    "sine and cosine swapped": ("np.stack([sines, cosines]", "np.stack([cosines, sines]"),
+    "halves in the wrong order": ("concatenate([sines, cosines]", "concatenate([cosines, sines]"),
+    "inner product uses half the angle": (
+        "np.cos(delta[..., None] * theta)",
+        "np.cos(delta[..., None] * theta / 2)",
+    ),
+    "integral drops its lower limit": ("(cin(x) - cin(x / base))", "cin(x)"),
+    "integral divides by log10": ("/ math.log(base)", "/ math.log10(base)"),
+    "Cin series with the wrong sign": ("(-1) ** (k + 1)", "(-1) ** k"),
+    "Cin forgets Euler's constant": ("np.euler_gamma + np.log(zl)", "np.log(zl)"),
+    "shift block not transposed": ("matrix[even, even + 1] = sin", "matrix[even, even + 1] = -sin"),
+    "RoPE rotates clockwise": ("even * cos - odd * sin", "even * cos + odd * sin"),
+    "RoPE second component sign": ("even * sin + odd * cos", "even * sin - odd * cos"),
+    "odd d accepted": ("if d <= 0 or d % 2:", "if d <= 0:"),
+    "base 1 accepted": ("value <= 1.0", "value < 1.0"),
+    "non-finite values accepted": ("if not np.all(np.isfinite(array)):", "if False:"),
+    "unknown layout accepted": ("if layout not in LAYOUTS:", "if False:"),
+}
+
+
+def run_core_tests_against(tmp_path: Path, mutation: tuple[str, str] | None) -> int:
+    shutil.copytree(ROOT / "posenc", tmp_path / "posenc")
+    shutil.copy(ROOT / "tests" / "test_core.py", tmp_path / "test_core.py")
+    if mutation is not None:
+        source = tmp_path / "posenc" / "core.py"
+        original, replacement = mutation
+        text = source.read_text()
+        assert text.count(original) == 1, f"mutation site {original!r} not found exactly once"
+        source.write_text(text.replace(original, replacement))
+    # `python -m pytest` puts the working directory first on sys.path, so the
+    # copy shadows the installed package.
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "test_core.py"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    return result.returncode
+
+
+def test_unmutated_copy_passes(tmp_path):
+    assert run_core_tests_against(tmp_path, None) == 0
+
+
+@pytest.mark.parametrize("name", MUTANTS)
+def test_mutant_is_caught(tmp_path, name):
+    assert run_core_tests_against(tmp_path, MUTANTS[name]) == 1, f"mutant survived: {name}"
