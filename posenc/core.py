@@ -61,7 +61,9 @@ def check_base(base: object) -> float:
         )
     value = float(base)
     if not math.isfinite(value) or value <= 1.0:
-        raise ValueError(f"base must be a finite real number greater than 1, got {base}")
+        raise ValueError(
+            f"base must be a finite real number greater than 1, got {base}"
+        )
     return value
 
 
@@ -133,7 +135,9 @@ def encoding(
     return np.stack([sines, cosines], axis=-1).reshape(t.shape + (d,))
 
 
-def inner_product(delta: ArrayLike, d: int, base: float = 10000.0) -> NDArray[np.float64]:
+def inner_product(
+    delta: ArrayLike, d: int, base: float = 10000.0
+) -> NDArray[np.float64]:
     r"""The inner product :math:`\langle p_m, p_n\rangle` as a function of ``m - n``.
 
     .. math:: \langle p_m, p_n\rangle = \sum_{i=0}^{d/2-1}\cos(\Delta\,\theta_i),
@@ -149,7 +153,7 @@ def inner_product(delta: ArrayLike, d: int, base: float = 10000.0) -> NDArray[np
 
 
 def cin(z: ArrayLike) -> NDArray[np.float64]:
-    r"""The entire cosine integral :math:`\mathrm{Cin}(z) = \int_0^z (1 - \cos u)/u\,du`.
+    r"""The entire cosine integral, :math:`\mathrm{Cin}(z) = \int_0^z (1-\cos u)/u\,du`.
 
     Related to the cosine integral by
     :math:`\mathrm{Ci}(z) = \gamma + \ln z - \mathrm{Cin}(z)` for :math:`z > 0`.
@@ -183,7 +187,8 @@ def decay_integral(x: ArrayLike, base: float = 10000.0) -> NDArray[np.float64]:
 
     .. math::
         I(x) = \mathrm{Re}\int_0^1 e^{\,i x\,\mathrm{base}^{-t}}\,dt
-             = \frac{\mathrm{Ci}(|x|) - \mathrm{Ci}(|x|/\mathrm{base})}{\ln \mathrm{base}}
+             = \frac{\mathrm{Ci}(|x|) - \mathrm{Ci}(|x|/\mathrm{base})}
+                    {\ln \mathrm{base}}
              = 1 - \frac{\mathrm{Cin}(|x|) - \mathrm{Cin}(|x|/\mathrm{base})}
                         {\ln \mathrm{base}}
 
@@ -216,7 +221,10 @@ def shift_matrix(k: float, d: int, base: float = 10000.0) -> NDArray[np.float64]
     theta = frequencies(d, base)
     offset = check_finite(k, "k")
     if offset.ndim != 0:
-        raise ValueError(f"k must be a single real number (a scalar offset), got shape {offset.shape}")
+        raise ValueError(
+            "k must be a single real number (a scalar offset), "
+            f"got shape {offset.shape}"
+        )
     k = float(offset)
     cos, sin = np.cos(k * theta), np.sin(k * theta)
     matrix = np.zeros((d, d))
@@ -228,7 +236,9 @@ def shift_matrix(k: float, d: int, base: float = 10000.0) -> NDArray[np.float64]
     return matrix
 
 
-def rotate(x: ArrayLike, positions: ArrayLike, base: float = 10000.0) -> NDArray[np.float64]:
+def rotate(
+    x: ArrayLike, positions: ArrayLike, base: float = 10000.0
+) -> NDArray[np.float64]:
     r"""Rotary position embedding (RoPE) of vectors ``x`` at ``positions``.
 
     Each pair :math:`(x_{2i}, x_{2i+1})` is rotated counter-clockwise by the

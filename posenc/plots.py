@@ -35,13 +35,17 @@ SEQUENTIAL = "cividis"
 _FONT_SIZE = 11
 
 
-def new_figure(width: float = 7.0, height: float = 3.6, ncols: int = 1, nrows: int = 1, **kw):
+def new_figure(
+    width: float = 7.0, height: float = 3.6, ncols: int = 1, nrows: int = 1, **kw
+):
     """A white-backed figure with ``nrows x ncols`` axes, sized for a book page.
 
     White background on purpose: the figure stays readable when the site is
     shown in its dark theme. Returns ``(figure, axes)`` like ``plt.subplots``.
     """
-    figure = Figure(figsize=(width, height), dpi=100, facecolor="white", layout="constrained")
+    figure = Figure(
+        figsize=(width, height), dpi=100, facecolor="white", layout="constrained"
+    )
     axes = figure.subplots(nrows, ncols, squeeze=True, **kw)
     for ax in figure.axes:
         ax.set_facecolor("white")
@@ -82,7 +86,12 @@ def inner_product_figure(d: int = 64, base: float = 1e4, delta_max: int = 200):
 
     delta = np.arange(-delta_max, delta_max + 1)
     figure, ax = new_figure(7.0, 3.2)
-    ax.plot(delta, core.inner_product(delta, d, base) / (d / 2), color=PALETTE["blue"], lw=1.4)
+    ax.plot(
+        delta,
+        core.inner_product(delta, d, base) / (d / 2),
+        color=PALETTE["blue"],
+        lw=1.4,
+    )
     ax.axhline(0, color=PALETTE["black"], lw=0.8)
     ax.set_xlabel(r"offset $\Delta = m - n$ (positions)")
     ax.set_ylabel(r"$\langle p_m, p_n\rangle \,/\, (d/2)$")

@@ -39,6 +39,7 @@ from .plots import DIVERGING, new_figure
 __all__ = [
     "Choice",
     "Explorer",
+    "EXPLORERS",
     "EncodingExplorer",
     "D_CHOICES",
     "BASE_CHOICES",
@@ -57,7 +58,9 @@ class Choice:
 
     def __post_init__(self) -> None:
         if self.default not in self.options:
-            raise ValueError(f"default {self.default!r} of {self.name} is not among its options")
+            raise ValueError(
+                f"default {self.default!r} of {self.name} is not among its options"
+            )
 
     def check(self, value: Any) -> Any:
         """Return ``value`` if the slider offers it, else raise ``ValueError``."""
@@ -84,7 +87,9 @@ def d_choice(default: int = 64, options: Sequence[int] = D_CHOICES) -> Choice:
     return Choice("d", "d", tuple(options), default)
 
 
-def base_choice(default: float = 1e4, options: Sequence[float] = BASE_CHOICES) -> Choice:
+def base_choice(
+    default: float = 1e4, options: Sequence[float] = BASE_CHOICES
+) -> Choice:
     return Choice("base", "base", tuple(options), default, format=_power_of_ten)
 
 
@@ -133,7 +138,9 @@ class Explorer:
         by_name = {c.name: c for c in self.choices}
         for name, value in changes.items():
             if name not in by_name:
-                raise ValueError(f"unknown parameter {name!r}; expected one of {list(by_name)}")
+                raise ValueError(
+                    f"unknown parameter {name!r}; expected one of {list(by_name)}"
+                )
             by_name[name].check(value)
         self.values.update(changes)
         self.draw(**self.values)
@@ -242,3 +249,7 @@ class EncodingExplorer(Explorer):
         self.image.set_extent((-0.5, d - 0.5, self.n_positions - 0.5, -0.5))
         self.ax.set_xlim(-0.5, d - 0.5)
         self.title.set_text(f"Sinusoidal encoding, d = {d}, base = {base:g}")
+
+
+#: Every explorer of the book, for the benchmark and the static site.
+EXPLORERS: tuple[type[Explorer], ...] = (EncodingExplorer,)

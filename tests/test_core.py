@@ -55,7 +55,9 @@ def test_encoding_matches_the_papers_formula_entry_by_entry():
     table = posenc.encoding([0, 1, 2.5, 17], d, base)
     for row, t in enumerate([0, 1, 2.5, 17]):
         for i in range(d // 2):
-            assert table[row, 2 * i] == pytest.approx(math.sin(t / base ** (2 * i / d)), abs=1e-15)
+            assert table[row, 2 * i] == pytest.approx(
+                math.sin(t / base ** (2 * i / d)), abs=1e-15
+            )
             assert table[row, 2 * i + 1] == pytest.approx(
                 math.cos(t / base ** (2 * i / d)), abs=1e-15
             )
@@ -71,7 +73,9 @@ def test_encoding_shapes():
 
 def test_encoding_at_zero_is_zero_sines_and_unit_cosines():
     np.testing.assert_array_equal(posenc.encoding(0, 6), [0, 1, 0, 1, 0, 1])
-    np.testing.assert_array_equal(posenc.encoding(0, 6, layout="halves"), [0, 0, 0, 1, 1, 1])
+    np.testing.assert_array_equal(
+        posenc.encoding(0, 6, layout="halves"), [0, 0, 0, 1, 1, 1]
+    )
 
 
 @given(d=dims, base=bases, t=positions)
@@ -79,13 +83,17 @@ def test_encoding_at_zero_is_zero_sines_and_unit_cosines():
 def test_halves_layout_is_a_permutation_of_interleaved(d, base, t):
     interleaved = posenc.encoding(t, d, base)
     halves = posenc.encoding(t, d, base, layout="halves")
-    np.testing.assert_array_equal(halves, np.concatenate([interleaved[0::2], interleaved[1::2]]))
+    np.testing.assert_array_equal(
+        halves, np.concatenate([interleaved[0::2], interleaved[1::2]])
+    )
 
 
 @given(d=dims, base=bases, t=positions)
 @SETTINGS
 def test_every_encoding_has_norm_sqrt_half_d(d, base, t):
-    assert np.linalg.norm(posenc.encoding(t, d, base)) == pytest.approx(math.sqrt(d / 2), rel=1e-14)
+    assert np.linalg.norm(posenc.encoding(t, d, base)) == pytest.approx(
+        math.sqrt(d / 2), rel=1e-14
+    )
 
 
 @given(d=dims, base=bases, m=positions, n=positions)
@@ -135,7 +143,9 @@ X_VALUES = [0.0, 1e-300, 1e-9, 1e-3, 0.5, 0.999, 1.0, 1.001, 3.0, 10.0, 128.0, 1
 def test_decay_integral_is_exact_against_mpmath(base):
     # The specification asks for 1e-10 absolute up to |x| = 1e7; it holds to 1e-13.
     for x in X_VALUES:
-        assert posenc.decay_integral(x, base) == pytest.approx(reference_integral(x, base), abs=1e-13)
+        assert posenc.decay_integral(x, base) == pytest.approx(
+            reference_integral(x, base), abs=1e-13
+        )
 
 
 @pytest.mark.parametrize("x", [0.1, 1.0, 5.0, 20.0, 128.0, 500.0])
@@ -162,7 +172,9 @@ def test_decay_integral_follows_the_large_x_asymptotics(x):
     # that is 7e-5, so compare to 1e-4 / ln(base).
     base = 1e4
     expected = (ci_asymptotic(x) - ci_asymptotic(x / base)) / math.log(base)
-    assert posenc.decay_integral(x, base) == pytest.approx(expected, abs=1e-4 / math.log(base))
+    assert posenc.decay_integral(x, base) == pytest.approx(
+        expected, abs=1e-4 / math.log(base)
+    )
 
 
 @given(x=st.floats(-1e7, 1e7), base=bases)
@@ -188,7 +200,10 @@ def test_inner_product_is_a_left_riemann_sum_of_the_integral(delta):
     base = 1e4
     for d in [64, 512, 4096]:
         half = d // 2
-        error = abs(posenc.inner_product(delta, d, base) / half - posenc.decay_integral(delta, base))
+        error = abs(
+            posenc.inner_product(delta, d, base) / half
+            - posenc.decay_integral(delta, base)
+        )
         assert error <= abs(delta) * math.log(base) / (2 * half)
 
 
@@ -204,7 +219,9 @@ def reference_cin(z: float) -> float:
 def test_cin_matches_mpmath_on_both_sides_of_the_series_switch():
     # posenc switches from the power series to scipy's Ci at z = 1.
     for z in [0.0, 1e-8, 0.3, 0.999999, 1.0, 1.000001, 4.0, 50.0, 1e6]:
-        assert core.cin(z) == pytest.approx(reference_cin(z), abs=1e-14 * max(1.0, math.log(1 + z)))
+        assert core.cin(z) == pytest.approx(
+            reference_cin(z), abs=1e-14 * max(1.0, math.log(1 + z))
+        )
     assert core.cin(-2.0) == core.cin(2.0)
 
 
@@ -215,7 +232,9 @@ def test_cin_matches_mpmath_on_both_sides_of_the_series_switch():
 @SETTINGS
 def test_shift_matrix_moves_every_encoding_by_k(d, base, t, k):
     shifted = posenc.shift_matrix(k, d, base) @ posenc.encoding(t, d, base)
-    np.testing.assert_allclose(shifted, posenc.encoding(t + k, d, base), rtol=0, atol=1e-9)
+    np.testing.assert_allclose(
+        shifted, posenc.encoding(t + k, d, base), rtol=0, atol=1e-9
+    )
 
 
 def test_shift_matrix_blocks_are_transposed_rotations():
@@ -262,7 +281,9 @@ def test_rotate_broadcasts_positions_over_leading_axes():
     x = np.random.default_rng(0).normal(size=(2, 5, 8))
     rotated = posenc.rotate(x, np.arange(5), 100.0)
     assert rotated.shape == (2, 5, 8)
-    np.testing.assert_allclose(rotated[1, 3], posenc.rotate(x[1, 3], 3, 100.0), atol=1e-15)
+    np.testing.assert_allclose(
+        rotated[1, 3], posenc.rotate(x[1, 3], 3, 100.0), atol=1e-15
+    )
     np.testing.assert_array_equal(posenc.rotate(x, 0), x)
 
 
@@ -276,33 +297,69 @@ BAD_INPUT = [
     (lambda: posenc.frequencies(8.0), "d must be a positive even integer"),
     (lambda: posenc.frequencies(True), "d must be a positive even integer"),
     (lambda: posenc.frequencies("8"), "d must be a positive even integer"),
-    (lambda: posenc.frequencies(8, 1.0), "base must be a finite real number greater than 1"),
-    (lambda: posenc.frequencies(8, 0.5), "base must be a finite real number greater than 1"),
-    (lambda: posenc.frequencies(8, -10), "base must be a finite real number greater than 1"),
-    (lambda: posenc.frequencies(8, math.nan), "base must be a finite real number greater than 1"),
-    (lambda: posenc.frequencies(8, math.inf), "base must be a finite real number greater than 1"),
-    (lambda: posenc.frequencies(8, "1e4"), "base must be a finite real number greater than 1"),
+    (
+        lambda: posenc.frequencies(8, 1.0),
+        "base must be a finite real number greater than 1",
+    ),
+    (
+        lambda: posenc.frequencies(8, 0.5),
+        "base must be a finite real number greater than 1",
+    ),
+    (
+        lambda: posenc.frequencies(8, -10),
+        "base must be a finite real number greater than 1",
+    ),
+    (
+        lambda: posenc.frequencies(8, math.nan),
+        "base must be a finite real number greater than 1",
+    ),
+    (
+        lambda: posenc.frequencies(8, math.inf),
+        "base must be a finite real number greater than 1",
+    ),
+    (
+        lambda: posenc.frequencies(8, "1e4"),
+        "base must be a finite real number greater than 1",
+    ),
     (lambda: posenc.encoding([0, math.nan], 8), "positions must be finite"),
     (lambda: posenc.encoding(math.inf, 8), "positions must be finite"),
     (lambda: posenc.encoding("three", 8), "positions must be real numbers"),
     (lambda: posenc.encoding(1, 9), "d must be a positive even integer"),
-    (lambda: posenc.encoding(1, 8, 1.0), "base must be a finite real number greater than 1"),
+    (
+        lambda: posenc.encoding(1, 8, 1.0),
+        "base must be a finite real number greater than 1",
+    ),
     (lambda: posenc.encoding(1, 8, layout="sin-first"), "layout must be one of"),
     (lambda: posenc.inner_product(math.nan, 8), "delta must be finite"),
     (lambda: posenc.inner_product(1, 3), "d must be a positive even integer"),
     (lambda: posenc.decay_integral(math.nan), "x must be finite"),
-    (lambda: posenc.decay_integral(1.0, 1.0), "base must be a finite real number greater than 1"),
+    (
+        lambda: posenc.decay_integral(1.0, 1.0),
+        "base must be a finite real number greater than 1",
+    ),
     (lambda: posenc.shift_matrix(1, 5), "d must be a positive even integer"),
     (lambda: posenc.shift_matrix(math.inf, 4), "k must be finite"),
     (lambda: posenc.shift_matrix([1, 2], 4), "k must be a single real number"),
-    (lambda: posenc.shift_matrix(1, 4, 0.0), "base must be a finite real number greater than 1"),
+    (
+        lambda: posenc.shift_matrix(1, 4, 0.0),
+        "base must be a finite real number greater than 1",
+    ),
     (lambda: posenc.rotate(np.ones(5), 1), "x must have an even, non-zero last axis"),
-    (lambda: posenc.rotate(np.ones((2, 0)), 1), "x must have an even, non-zero last axis"),
+    (
+        lambda: posenc.rotate(np.ones((2, 0)), 1),
+        "x must have an even, non-zero last axis",
+    ),
     (lambda: posenc.rotate(1.0, 1), "x must have an even, non-zero last axis"),
     (lambda: posenc.rotate(np.ones(4), math.nan), "positions must be finite"),
     (lambda: posenc.rotate([1.0, math.inf], 0), "x must be finite"),
-    (lambda: posenc.rotate(np.ones((3, 4)), [1, 2]), "positions of shape (2,) must broadcast"),
-    (lambda: posenc.rotate(np.ones(4), 1, 1.0), "base must be a finite real number greater than 1"),
+    (
+        lambda: posenc.rotate(np.ones((3, 4)), [1, 2]),
+        "positions of shape (2,) must broadcast",
+    ),
+    (
+        lambda: posenc.rotate(np.ones(4), 1, 1.0),
+        "base must be a finite real number greater than 1",
+    ),
 ]
 
 

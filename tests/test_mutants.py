@@ -22,8 +22,14 @@ ROOT = Path(__file__).resolve().parents[1]
 MUTANTS = {
     "frequencies multiply instead of divide": ("base**-exponents", "base**exponents"),
     "frequencies use i/d instead of 2i/d": ("* (2.0 / d)", "* (1.0 / d)"),
-    "sine and cosine swapped": ("np.stack([sines, cosines]", "np.stack([cosines, sines]"),
-    "halves in the wrong order": ("concatenate([sines, cosines]", "concatenate([cosines, sines]"),
+    "sine and cosine swapped": (
+        "np.stack([sines, cosines]",
+        "np.stack([cosines, sines]",
+    ),
+    "halves in the wrong order": (
+        "concatenate([sines, cosines]",
+        "concatenate([cosines, sines]",
+    ),
     "inner product uses half the angle": (
         "np.cos(delta[..., None] * theta)",
         "np.cos(delta[..., None] * theta / 2)",
@@ -32,7 +38,10 @@ MUTANTS = {
     "integral divides by log10": ("/ math.log(base)", "/ math.log10(base)"),
     "Cin series with the wrong sign": ("(-1) ** (k + 1)", "(-1) ** k"),
     "Cin forgets Euler's constant": ("np.euler_gamma + np.log(zl)", "np.log(zl)"),
-    "shift block not transposed": ("matrix[even, even + 1] = sin", "matrix[even, even + 1] = -sin"),
+    "shift block not transposed": (
+        "matrix[even, even + 1] = sin",
+        "matrix[even, even + 1] = -sin",
+    ),
     "RoPE rotates clockwise": ("even * cos - odd * sin", "even * cos + odd * sin"),
     "RoPE second component sign": ("even * sin + odd * cos", "even * sin - odd * cos"),
     "odd d accepted": ("if d <= 0 or d % 2:", "if d <= 0:"),
@@ -49,12 +58,23 @@ def run_core_tests_against(tmp_path: Path, mutation: tuple[str, str] | None) -> 
         source = tmp_path / "posenc" / "core.py"
         original, replacement = mutation
         text = source.read_text()
-        assert text.count(original) == 1, f"mutation site {original!r} not found exactly once"
+        assert text.count(original) == 1, (
+            f"mutation site {original!r} not found exactly once"
+        )
         source.write_text(text.replace(original, replacement))
     # `python -m pytest` puts the working directory first on sys.path, so the
     # copy shadows the installed package.
     result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "test_core.py"],
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-x",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "test_core.py",
+        ],
         cwd=tmp_path,
         capture_output=True,
         text=True,
@@ -69,4 +89,6 @@ def test_unmutated_copy_passes(tmp_path):
 
 @pytest.mark.parametrize("name", MUTANTS)
 def test_mutant_is_caught(tmp_path, name):
-    assert run_core_tests_against(tmp_path, MUTANTS[name]) == 1, f"mutant survived: {name}"
+    assert run_core_tests_against(tmp_path, MUTANTS[name]) == 1, (
+        f"mutant survived: {name}"
+    )

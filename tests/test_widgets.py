@@ -1,0 +1,127 @@
+"""Explorers: the plotted data follow the sliders, and only valid values are offered."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import posenc
+from posenc import widgets
+
+
+@pytest.fixture
+def explorer():
+    return widgets.EncodingExplorer()
+
+
+def test_default_figure_shows_the_default_encoding(explorer):
+    np.testing.assert_array_equal(
+        explorer.image.get_array(), posenc.encoding(np.arange(100), 64, 1e4)
+    )
+
+
+@pytest.mark.parametrize("d", [4, 128, 512])
+@pytest.mark.parametrize("layout", ["interleaved", "halves"])
+def test_update_redraws_with_the_new_values(explorer, d, layout):
+    explorer.update(d=d, base=100.0, layout=layout)
+    plotted = explorer.image.get_array()
+    np.testing.assert_array_equal(
+        plotted, posenc.encoding(np.arange(100), d, 100.0, layout)
+    )
+    assert explorer.image.get_extent() == [-0.5, d - 0.5, 99.5, -0.5]
+    assert explorer.ax.get_xlim() == (-0.5, d - 0.5)
+    assert f"d = {d}" in explorer.title.get_text()
+    assert ("sin" in explorer.ax.get_xlabel()) and (
+        ("d/2" in explorer.ax.get_xlabel()) == (layout == "halves")
+    )
+
+
+def test_update_keeps_the_same_figure_and_artists(explorer):
+    figure, image = explorer.figure, explorer.image
+    explorer.update(d=8)
+    assert explorer.figure is figure and explorer.image is image
+
+
+@pytest.mark.parametrize(
+    "changes, message",
+    [
+        ({"d": 7}, "d must be one of"),
+        ({"d": 1024}, "d must be one of"),
+        ({"base": 1.0}, "base must be one of"),
+        ({"layout": "sin-first"}, "layout must be one of"),
+        ({"dimension": 8}, "unknown parameter 'dimension'"),
+    ],
+)
+def test_invalid_values_are_rejected(explorer, changes, message):
+    with pytest.raises(ValueError, match=message):
+        explorer.update(**changes)
+
+
+def test_sliders_offer_only_valid_values(explorer):
+    box = explorer.widget()
+    sliders = {s.description: s for s in box.children[:-1]}
+    assert set(sliders) == {"d", "base", "layout"}
+    d_values = [value for _, value in sliders["d"].options]
+    assert all(d > 0 and d % 2 == 0 for d in d_values)
+    assert all(base > 1 for _, base in sliders["base"].options)
+    assert [value for _, value in sliders["layout"].options] == list(posenc.LAYOUTS)
+
+
+def test_moving_a_slider_updates_the_figure_and_the_picture(explorer):
+    box = explorer.widget()
+    d_slider, picture = box.children[0], box.children[-1]
+    before = picture.value
+    d_slider.value = 16
+    assert explorer.values["d"] == 16
+    np.testing.assert_array_equal(
+        explorer.image.get_array(), posenc.encoding(np.arange(100), 16)
+    )
+    assert bytes(picture.value) != bytes(before)
+    assert bytes(picture.value).startswith(b"\x89PNG")
+
+
+def test_blitted_frame_equals_a_full_redraw(explorer):
+    explorer.update(d=32, base=10.0, layout="halves")
+    blitted = explorer.render().copy()
+    for artist in explorer._dynamic:
+        artist.set_animated(False)
+    explorer.canvas.draw()
+    np.testing.assert_array_equal(blitted, np.asarray(explorer.canvas.buffer_rgba()))
+
+
+def test_output_bundle_has_live_widget_and_static_figure(explorer):
+    bundle = explorer._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    assert "image/png" in bundle
+
+
+def test_choice_default_must_be_an_option():
+    with pytest.raises(ValueError, match="default"):
+        widgets.Choice("d", "d", (2, 4), 8)
+
+
+class _ReversedRegistration(widgets.Explorer):
+    """A minimal explorer that registers its dynamic artists top-most first."""
+
+    choices = (widgets.Choice("level", "level", (0.2, 0.8), 0.2),)
+
+    def build(self):
+        figure, ax = posenc.plots.new_figure(3, 2)
+        self.fill = ax.axhspan(0, 1, color="tab:blue", zorder=1)
+        (self.line,) = ax.plot([0, 1], [0.5, 0.5], color="black", lw=4, zorder=3)
+        ax.set_ylim(0, 1)
+        self.dynamic(self.line, *ax.spines.values(), self.fill)  # not in z-order
+        return figure
+
+    def draw(self, level):
+        self.line.set_ydata([level, level])
+
+
+def test_blitting_respects_z_order_whatever_the_registration_order():
+    explorer = _ReversedRegistration()
+    explorer.update(level=0.8)
+    blitted = explorer.render().copy()
+    for artist in explorer._dynamic:
+        artist.set_animated(False)
+    explorer.canvas.draw()
+    np.testing.assert_array_equal(blitted, np.asarray(explorer.canvas.buffer_rgba()))
