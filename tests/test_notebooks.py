@@ -62,4 +62,4 @@ def test_code_fits_the_page(path):
         for line in "".join(cell["source"]).splitlines()
         if len(line) > CODE_WIDTH
     ]
-    assert not too_long, f"{path.name}: code lines over {CODE_WIDTH} characters: {too_long}"
+    assert not too_long, f"{path.name}: lines over {CODE_WIDTH} chars: {too_long}"
