@@ -1,6 +1,6 @@
 """The tests of posenc.core must fail against wrong implementations.
 
-Each mutant below plants one plausible bug in a copy of ``posenc`` (several
+Each mutant below plants one plausible bug (or removes one validation rule) in a copy of ``posenc`` (several
 are bugs that shipped in public code: multiplying instead of dividing by the
 frequency term, sine and cosine swapped, an untransposed rotation) and runs
 ``test_core.py`` against the copy. A mutant that survives means a test that
@@ -48,6 +48,11 @@ MUTANTS = {
     "base 1 accepted": ("value <= 1.0", "value < 1.0"),
     "non-finite values accepted": ("if not np.all(np.isfinite(array)):", "if False:"),
     "unknown layout accepted": ("if layout not in LAYOUTS:", "if False:"),
+    "odd last axis of x accepted": (
+        "x.shape[-1] == 0 or x.shape[-1] % 2:",
+        "x.shape[-1] == 0:",
+    ),
+    "array offset k accepted": ("if offset.ndim != 0:", "if False:"),
 }
 
 
