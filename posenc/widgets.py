@@ -104,6 +104,8 @@ class Explorer:
     """
 
     choices: ClassVar[tuple[Choice, ...]] = ()
+    #: What the figure shows, in words: the alt text of its static form.
+    description: ClassVar[str] = ""
 
     def __init__(self) -> None:
         self.values: dict[str, Any] = {c.name: c.default for c in self.choices}
@@ -192,7 +194,16 @@ class Explorer:
         return widgets.VBox([*sliders, self._image])
 
     def _repr_mimebundle_(self, include=None, exclude=None) -> dict[str, Any]:
+        """Live widget for Jupyter, static player for the website, PNG for print.
+
+        JupyterLab ranks the widget view first. The book's HTML build drops the
+        widget view (``_config.yml``) and so shows ``text/html``, the static
+        player of :mod:`posenc.static`; other builders fall back to the PNG.
+        """
+        from .static import player_html
+
         bundle = dict(self.widget()._repr_mimebundle_())
+        bundle["text/html"] = player_html(self)
         bundle["image/png"] = base64.b64encode(self.png()).decode("ascii")
         return bundle
 
@@ -213,6 +224,11 @@ _LAYOUT_LABELS = {
 
 class EncodingExplorer(Explorer):
     """Heat map of the encoding: positions down, dimensions across."""
+
+    description = (
+        "Heat map of the sinusoidal encoding table, positions 0 to 99 down and "
+        "the d columns across, coloured from -1 (blue) to +1 (red)."
+    )
 
     choices = (
         d_choice(64),
