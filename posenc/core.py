@@ -30,6 +30,9 @@ __all__ = [
     "inner_product",
     "decay_integral",
     "cin",
+    "SCHEDULES",
+    "schedule_frequencies",
+    "schedule_integral",
     "shift_matrix",
     "rotate",
 ]
@@ -202,6 +205,72 @@ def decay_integral(x: ArrayLike, base: float = 10000.0) -> NDArray[np.float64]:
     base = check_base(base)
     x = np.abs(check_finite(x, "x"))
     return 1.0 - (cin(x) - cin(x / base)) / math.log(base)
+
+
+#: Frequency schedules theta_t on t in [0, 1] compared in the chapter on
+#: long-range decay (after Su, 2021). "exponential" is the paper's base^(-t).
+SCHEDULES = ("exponential", "linear", "square", "sqrt")
+
+
+def check_schedule(schedule: object) -> str:
+    """Return ``schedule`` if it is one of :data:`SCHEDULES`, else raise."""
+    if schedule not in SCHEDULES:
+        raise ValueError(f"schedule must be one of {SCHEDULES}, got {schedule!r}")
+    return schedule  # type: ignore[return-value]
+
+
+def schedule_frequencies(
+    d: int, schedule: str = "exponential", base: float = 10000.0
+) -> NDArray[np.float64]:
+    r"""Frequencies :math:`\theta_{t_i}` at :math:`t_i = 2i/d` for a schedule.
+
+    ``"exponential"``: :math:`\mathrm{base}^{-t}` (the paper's, identical to
+    :func:`frequencies`); ``"linear"``: :math:`t`; ``"square"``: :math:`t^2`;
+    ``"sqrt"``: :math:`\sqrt t`. ``base`` is used by the exponential schedule
+    only. Derived in the chapter "Why base^(-2i/d): long-range decay".
+    """
+    d = check_dimension(d)
+    schedule = check_schedule(schedule)
+    if schedule == "exponential":
+        return frequencies(d, base)
+    t = np.arange(d // 2, dtype=np.float64) * (2.0 / d)
+    return {"linear": t, "square": t * t, "sqrt": np.sqrt(t)}[schedule]
+
+
+def schedule_integral(
+    x: ArrayLike, schedule: str = "exponential", base: float = 10000.0
+) -> NDArray[np.float64]:
+    r"""Exactly :math:`\int_0^1 \cos(x\,\theta_t)\,dt` for a schedule.
+
+    * ``"exponential"``, :math:`\theta_t = \mathrm{base}^{-t}`: :func:`decay_integral`;
+    * ``"linear"``, :math:`\theta_t = t`: :math:`\sin x / x`;
+    * ``"square"``, :math:`\theta_t = t^2`:
+      :math:`\sqrt{\pi/(2x)}\;C\big(\sqrt{2x/\pi}\big)` with the Fresnel
+      integral :math:`C(z) = \int_0^z \cos(\pi s^2/2)\,ds`;
+    * ``"sqrt"``, :math:`\theta_t = \sqrt t`:
+      :math:`2\big(\sin x/x + (\cos x - 1)/x^2\big)`.
+
+    All are even in ``x`` and equal 1 at ``x = 0``. Derived in the chapter
+    "Why base^(-2i/d): long-range decay".
+    """
+    schedule = check_schedule(schedule)
+    if schedule == "exponential":
+        return decay_integral(x, base)
+    x = np.abs(check_finite(x, "x"))
+    safe = np.where(x == 0, 1.0, x)  # the limits at 0 are filled in below
+    if schedule == "linear":
+        value = np.sin(safe) / safe
+    elif schedule == "square":
+        fresnel_c = special.fresnel(np.sqrt(2 * safe / np.pi))[1]
+        value = np.sqrt(np.pi / (2 * safe)) * fresnel_c
+    else:
+        # 2 * integral_0^1 u cos(x u) du; its closed form cancels badly for
+        # small x, where the series 1 - x^2/4 + x^4/72 - x^6/2880 is exact
+        # to double precision (next term x^8/201600 < 1e-20 for x < 0.01).
+        closed = 2 * (np.sin(safe) / safe + (np.cos(safe) - 1) / safe**2)
+        series = 1 - x**2 / 4 + x**4 / 72 - x**6 / 2880
+        value = np.where(x < 0.01, series, closed)
+    return np.where(x == 0, 1.0, value)
 
 
 def shift_matrix(k: float, d: int, base: float = 10000.0) -> NDArray[np.float64]:

@@ -368,3 +368,58 @@ def test_bad_input_raises_a_value_error_naming_the_rule(call, message):
     with pytest.raises(ValueError) as raised:
         call()
     assert str(raised.value).startswith(message), str(raised.value)
+
+
+# ------------------------------------------------------------ other schedules
+
+THETA_T = {
+    "exponential": lambda t: 1e4**-t,
+    "linear": lambda t: t,
+    "square": lambda t: t * t,
+    "sqrt": math.sqrt,
+}
+
+
+def reference_schedule_integral(x: float, schedule: str) -> float:
+    """Adaptive quadrature of cos(x theta_t) on [0, 1], to about 1e-13."""
+    theta = THETA_T[schedule]
+    value, error = integrate.quad(
+        lambda t: math.cos(x * theta(t)), 0, 1, limit=2000, epsabs=1e-13, epsrel=1e-12
+    )
+    assert error < 1e-11
+    return value
+
+
+@pytest.mark.parametrize("schedule", core.SCHEDULES)
+def test_schedule_integrals_are_exact(schedule):
+    # Closed forms against quadrature, 1e-11 absolute, on both sides of the
+    # series switch of the sqrt schedule (x = 0.01).
+    for x in [0.0, 1e-5, 0.0099, 0.0101, 0.5, 1.0, 10.0, 128.0, 1000.0, -3.0]:
+        value = core.schedule_integral(x, schedule, 1e4)
+        assert value == pytest.approx(
+            reference_schedule_integral(x, schedule), abs=1e-11
+        )
+
+
+@pytest.mark.parametrize("schedule", core.SCHEDULES)
+def test_schedule_frequencies_sample_theta_at_2i_over_d(schedule):
+    d = 8
+    t = [2 * i / d for i in range(d // 2)]
+    expected = [THETA_T[schedule](v) for v in t]
+    np.testing.assert_allclose(
+        core.schedule_frequencies(d, schedule, 1e4), expected, rtol=1e-14
+    )
+
+
+def test_exponential_schedule_is_the_papers():
+    np.testing.assert_array_equal(
+        core.schedule_frequencies(64, "exponential", 500.0),
+        posenc.frequencies(64, 500.0),
+    )
+
+
+def test_unknown_schedule_is_rejected():
+    with pytest.raises(ValueError, match="^schedule must be one of"):
+        core.schedule_integral(1.0, "cubic")
+    with pytest.raises(ValueError, match="^schedule must be one of"):
+        core.schedule_frequencies(8, "cubic")

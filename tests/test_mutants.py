@@ -1,11 +1,12 @@
 """The tests of posenc.core must fail against wrong implementations.
 
-Each mutant below plants one plausible bug (or removes one validation rule) in a copy of ``posenc`` (several
-are bugs that shipped in public code: multiplying instead of dividing by the
-frequency term, sine and cosine swapped, an untransposed rotation) and runs
-``test_core.py`` against the copy. A mutant that survives means a test that
-cannot fail. The unmutated copy must pass, which also proves the copy, not
-the installed package, is what the run imports.
+Each mutant below plants one plausible bug, or removes one validation rule,
+in a copy of ``posenc`` (several are bugs that shipped in public code:
+multiplying instead of dividing by the frequency term, sine and cosine
+swapped, an untransposed rotation) and runs ``test_core.py`` against the
+copy. A mutant that survives means a test that cannot fail. The unmutated
+copy must pass, which also proves the copy, not the installed package, is
+what the run imports.
 """
 
 from __future__ import annotations
@@ -53,6 +54,16 @@ MUTANTS = {
         "x.shape[-1] == 0:",
     ),
     "array offset k accepted": ("if offset.ndim != 0:", "if False:"),
+    "Fresnel integral with the wrong argument": (
+        "special.fresnel(np.sqrt(2 * safe / np.pi))",
+        "special.fresnel(np.sqrt(safe / np.pi))",
+    ),
+    "sqrt schedule series with a wrong term": ("+ x**4 / 72", "+ x**4 / 24"),
+    "sqrt schedule closed form with a wrong sign": (
+        "(np.cos(safe) - 1) / safe**2",
+        "(1 - np.cos(safe)) / safe**2",
+    ),
+    "unknown schedule accepted": ("if schedule not in SCHEDULES:", "if False:"),
 }
 
 
