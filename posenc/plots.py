@@ -98,3 +98,33 @@ def inner_product_figure(d: int = 64, base: float = 1e4, delta_max: int = 200):
     ax.set_xlim(-delta_max, delta_max)
     ax.set_title(f"Inner product of two encodings, d = {d}, base = {base:g}")
     return figure
+
+
+def orderings_figure(orderings, plain, encoded):
+    """Figure: a pooled model's output for every ordering of a sentence.
+
+    ``orderings`` are labels (one per ordering); ``plain`` and ``encoded`` are
+    the outputs without and with position encodings added. Used in the
+    chapter "Attention cannot see order".
+    """
+    import numpy as np
+
+    positions = np.arange(len(orderings))
+    figure, ax = new_figure(7.0, 3.4)
+    width = 0.38
+    ax.bar(positions - width / 2, plain, width, color=PALETTE["sky"], label="tokens only")
+    ax.bar(
+        positions + width / 2,
+        encoded,
+        width,
+        color=PALETTE["vermillion"],
+        hatch="//",
+        edgecolor="white",
+        label="tokens + position encodings",
+    )
+    ax.set_xticks(positions, orderings, rotation=15)
+    ax.set_ylabel("pooled output f")
+    ax.axhline(0, color=PALETTE["black"], lw=0.8)
+    ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=2, frameon=False)
+    ax.grid(axis="x", visible=False)
+    return figure
