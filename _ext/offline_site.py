@@ -6,6 +6,9 @@ in the package ``django-static-mathjax`` (which despite its name holds only
 MathJax's files and needs no Django; Apache-2.0, its LICENSE is copied too).
 After an HTML build this extension copies the part of it a browser needs into
 ``_static/mathjax``, and ``_config.yml`` points ``mathjax_path`` there.
+
+It also gives the site a favicon and the theme a default colour mode, so a
+page makes no request that fails and logs no error (see :func:`quiet_pages`).
 """
 
 from __future__ import annotations
@@ -13,6 +16,9 @@ from __future__ import annotations
 import shutil
 from importlib import resources
 from pathlib import Path
+
+#: The book's icon (a sine wave), so browsers do not ask for /favicon.ico.
+FAVICON = Path(__file__).resolve().parent / "static" / "favicon.svg"
 
 # What the combined TeX -> CommonHTML bundle loads: itself, the TeX extensions
 # it autoloads on demand (\boldsymbol, \cancel, ...), its menu, its fonts.
@@ -54,6 +60,20 @@ def copy_mathjax(app, exception) -> None:
     stamp.write_text(version)
 
 
+def quiet_pages(app, config) -> None:
+    """Keep the browser console of every page free of errors.
+
+    With no favicon, a browser asks for ``/favicon.ico`` and logs a 404; the
+    book gets a small one. With no default mode, the theme's inline script
+    sets an empty colour mode, which its JavaScript reports as an error
+    before falling back to "auto"; "auto" is now the default.
+    """
+    if not config.html_favicon:
+        config.html_favicon = str(FAVICON)
+    config.html_context.setdefault("default_mode", "auto")
+
+
 def setup(app):
+    app.connect("config-inited", quiet_pages)
     app.connect("build-finished", copy_mathjax)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

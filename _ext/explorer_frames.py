@@ -1,0 +1,232 @@
+"""Sliders with no kernel: precompute every frame of every explorer at build time.
+
+A page of the website shows an explorer through :func:`posenc.static.player_html`:
+the current frame inline, and range inputs that the script
+``static/posenc-player.js`` reveals and turns into a player. The
+player fetches the frame of each combination of slider values from
+``_static/explorers/<ClassName>/<i>_<j>_<k>.png``. This extension renders
+those frames, for every class in ``posenc.widgets.EXPLORERS`` and every
+combination of its sliders' options:
+
+* rendering starts when the builder starts (``builder-inited``), in worker
+  processes (one per core), so it overlaps with executing the notebooks;
+* frames are cached beside the output folder, in
+  ``<outdir>/../.posenc-frames/<key>/`` where the key hashes ``posenc/*.py``
+  and the versions of matplotlib, numpy and Pillow: a rebuild with nothing
+  changed renders nothing; ``stats.json`` there records the rendering time;
+* when the build has finished, the frames are copied into the site;
+* the player's script and style sheet are added to the pages that have a
+  player, and the ipywidgets state that myst-nb embeds in a page (of no use
+  to a site that loads no widget JavaScript, and as heavy as a frame) is
+  left out.
+
+An explorer that raises on some combination of values fails the build.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+import multiprocessing
+import os
+import shutil
+import time
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sphinx.application import Sphinx
+from sphinx.util import logging
+
+from posenc.static import FRAMES_DIR, all_indices, render_frames, sources_hash
+from posenc.widgets import EXPLORERS
+
+logger = logging.getLogger(__name__)
+
+STATIC = Path(__file__).resolve().parent / "static"
+CACHE_DIR = ".posenc-frames"
+STATS = "stats.json"
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+
+
+def worker_count() -> int:
+    """Processes that render frames: ``POSENC_FRAME_WORKERS``, else one a core."""
+    return int(os.environ.get("POSENC_FRAME_WORKERS") or os.cpu_count() or 1)
+
+
+def chunks(explorer_class: type, parts: int) -> list[list[tuple[int, ...]]]:
+    """The class's frames in ``parts`` runs of consecutive combinations."""
+    indices = list(all_indices(explorer_class))
+    size = math.ceil(len(indices) / parts)
+    return [indices[i : i + size] for i in range(0, len(indices), size)]
+
+
+@dataclass
+class FrameJob:
+    """Frames of one build: found in the cache, or being rendered into it."""
+
+    cache: Path
+    key: str
+    started: float = field(default_factory=time.perf_counter)
+    workers: int = 0
+    pool: ProcessPoolExecutor | None = None
+    futures: list[Future] = field(default_factory=list)
+
+    @property
+    def frames(self) -> Path:
+        return self.cache / self.key
+
+    @property
+    def partial(self) -> Path:
+        return self.cache / f"{self.key}.partial-{os.getpid()}"
+
+    def start(self) -> None:
+        """Start rendering, unless the cache already holds this key's frames."""
+        if (self.frames / STATS).exists():
+            return
+        shutil.rmtree(self.partial, ignore_errors=True)
+        workers = worker_count()
+        tasks = [
+            (explorer_class, chunk, self.partial / explorer_class.__name__)
+            for explorer_class in EXPLORERS
+            for chunk in chunks(explorer_class, workers)
+        ]
+        self.workers = min(workers, len(tasks))
+        context = multiprocessing.get_context("spawn")
+        self.pool = ProcessPoolExecutor(self.workers, mp_context=context)
+        self.futures = [self.pool.submit(render_frames, *task) for task in tasks]
+
+    def finish(self) -> dict:
+        """Wait for the workers, move the frames into the cache, return stats."""
+        if self.pool is None:
+            return json.loads((self.frames / STATS).read_text())
+        results = [future.result() for future in self.futures]
+        self.pool.shutdown()
+        stats = {
+            "key": self.key,
+            "frames": sum(count for count, _, _ in results),
+            "bytes": sum(size for _, size, _ in results),
+            "cpu_seconds": round(sum(seconds for _, _, seconds in results), 2),
+            "wall_seconds": round(time.perf_counter() - self.started, 2),
+            "workers": self.workers,
+        }
+        (self.partial / STATS).write_text(json.dumps(stats, indent=1))
+        if self.frames.exists():  # a concurrent build got there first
+            shutil.rmtree(self.partial)
+        else:
+            self.partial.rename(self.frames)
+        for stale in self.cache.iterdir():  # frames of older sources
+            if stale.is_dir() and not stale.name.startswith(self.key):
+                shutil.rmtree(stale, ignore_errors=True)
+        return stats
+
+    def cancel(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(cancel_futures=True)
+        shutil.rmtree(self.partial, ignore_errors=True)
+
+    def publish(self, outdir: Path) -> None:
+        """Copy the frames into ``outdir/_static/explorers`` (if not there yet)."""
+        target = outdir / "_static" / FRAMES_DIR
+        stamp = target / ".key"
+        if stamp.exists() and stamp.read_text() == self.key:
+            return
+        shutil.rmtree(target, ignore_errors=True)
+        shutil.copytree(self.frames, target, ignore=shutil.ignore_patterns(STATS))
+        stamp.write_text(self.key)
+
+
+_jobs: dict[int, FrameJob] = {}
+
+
+def add_static_path(app: Sphinx, config) -> None:
+    """Serve the player's script and style sheet from the site's ``_static``."""
+    config.html_static_path.append(str(STATIC))
+
+
+def track_sources(app: Sphinx, config) -> None:
+    """Re-execute every notebook when ``posenc`` changed since the last build.
+
+    The notebook outputs (the inline frames among them) come from ``posenc``,
+    but jupyter-cache keys them on the notebooks' code only, and Sphinx
+    re-reads only the pages whose source changed. So the sources' hash is a
+    config value that rebuilds the environment when it changes, and the
+    execution cache is emptied then.
+    """
+    key = frames_key()
+    config.posenc_sources = key
+    root = Path(app.outdir).parent
+    cached = getattr(config, "nb_execution_cache_path", "")
+    executions = Path(cached or root / ".jupyter_cache")
+    stamp = root / CACHE_DIR / "executed-with"
+    if stamp.exists() and stamp.read_text() == key:
+        return
+    if executions.exists():
+        logger.info("posenc changed: emptying the execution cache %s", executions)
+        shutil.rmtree(executions)
+    stamp.parent.mkdir(parents=True, exist_ok=True)
+    stamp.write_text(key)
+
+
+def start_rendering(app: Sphinx) -> None:
+    if app.builder.format != "html":
+        return
+    job = FrameJob(Path(app.outdir).parent / CACHE_DIR, frames_key())
+    job.cache.mkdir(parents=True, exist_ok=True)
+    job.start()
+    _jobs[id(app)] = job
+
+
+def finish_rendering(app: Sphinx, exception: Exception | None) -> None:
+    job = _jobs.pop(id(app), None)
+    if job is None:
+        return
+    if exception is not None:
+        job.cancel()
+        return
+    rendered = job.pool is not None
+    stats = job.finish()
+    job.publish(Path(app.outdir))
+    frames = f"{stats['frames']} frames ({stats['bytes'] / 1e6:.1f} MB)"
+    if rendered:
+        logger.info(
+            f"explorer frames: rendered {frames} in {stats['wall_seconds']} s "
+            f"with {stats['workers']} processes"
+        )
+    else:
+        logger.info(f"explorer frames: {frames} from the cache {job.frames}")
+
+
+def add_page_assets(app: Sphinx, pagename: str, templatename, context, doctree):
+    """Player script and style on pages with a player; no widget state."""
+    if app.builder.format != "html":
+        return
+    scripts = context.get("script_files")
+    if scripts is not None:
+        scripts[:] = [js for js in scripts if _attrs(js).get("type") != WIDGET_STATE]
+    if "posenc-player" in context.get("body", ""):
+        app.add_css_file("posenc-player.css")
+        app.add_js_file(
+            "posenc-player.js", defer="defer", **{"data-frames-key": frames_key()}
+        )
+
+
+@functools.cache
+def frames_key() -> str:
+    """The cache key, also the version the player asks its frames by."""
+    return sources_hash()
+
+
+def _attrs(script) -> dict:
+    return getattr(script, "attributes", {}) or {}
+
+
+def setup(app: Sphinx) -> dict:
+    app.add_config_value("posenc_sources", "", "env")
+    app.connect("config-inited", add_static_path)
+    app.connect("config-inited", track_sources)
+    app.connect("builder-inited", start_rendering)
+    app.connect("html-page-context", add_page_assets, priority=900)
+    app.connect("build-finished", finish_rendering)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

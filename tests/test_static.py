@@ -1,0 +1,233 @@
+"""The static player of the website (posenc.static), in pure Python: no browser.
+
+What the page must hold for the player to work and to degrade well: the
+current frame inline, one labelled slider per choice with the formatted
+values, controls and their note hidden until the script reveals them, and
+frames named by option indices. The browser side is tests/test_site.py.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from html.parser import HTMLParser
+
+import pytest
+
+from posenc import plots, static, widgets
+
+
+class Element:
+    """A parsed start tag, with the text inside it."""
+
+    def __init__(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tag = tag
+        self.attrs = dict(attrs)
+        self.text = ""
+
+    @property
+    def classes(self) -> set[str]:
+        return set((self.attrs.get("class") or "").split())
+
+
+class Collector(HTMLParser):
+    """Every element of an HTML fragment, in document order."""
+
+    def __init__(self, source: str) -> None:
+        super().__init__()
+        self.elements: list[Element] = []
+        self.open: list[Element] = []
+        self.feed(source)
+        self.close()
+
+    def handle_starttag(self, tag, attrs):
+        element = Element(tag, attrs)
+        self.elements.append(element)
+        if tag not in ("img", "input"):
+            self.open.append(element)
+
+    def handle_endtag(self, tag):
+        while self.open and self.open.pop().tag != tag:
+            pass
+
+    def handle_data(self, data):
+        for element in self.open:
+            element.text += data
+
+    def find(self, tag: str, cls: str | None = None) -> list[Element]:
+        return [
+            e
+            for e in self.elements
+            if e.tag == tag and (cls is None or cls in e.classes)
+        ]
+
+
+def parse(explorer: widgets.Explorer) -> Collector:
+    return Collector(static.player_html(explorer))
+
+
+@pytest.fixture(scope="module")
+def explorer():
+    return widgets.EncodingExplorer()
+
+
+@pytest.fixture(scope="module")
+def page(explorer):
+    return parse(explorer)
+
+
+def inline_png(image: Element) -> bytes:
+    prefix = "data:image/png;base64,"
+    assert image.attrs["src"].startswith(prefix)
+    return base64.b64decode(image.attrs["src"][len(prefix) :])
+
+
+# ------------------------------------------------------------- frame names
+
+
+@pytest.mark.parametrize(
+    "indices, name",
+    [((2, 0, 1), "2_0_1.png"), ((0,), "0.png"), ((11, 3), "11_3.png")],
+)
+def test_frames_are_named_by_option_indices(indices, name):
+    assert static.frame_name(indices) == name
+
+
+@pytest.mark.parametrize("indices", [(), (1, -1)])
+def test_frame_names_need_non_negative_indices(indices):
+    with pytest.raises(ValueError, match="indices"):
+        static.frame_name(indices)
+
+
+def test_every_combination_of_options_has_one_frame():
+    combos = list(static.all_indices(widgets.EncodingExplorer))
+    sizes = [len(c.options) for c in widgets.EncodingExplorer.choices]
+    assert len(combos) == sizes[0] * sizes[1] * sizes[2] == 96
+    assert len({static.frame_name(c) for c in combos}) == len(combos)
+    assert all(
+        0 <= i < n for combo in combos for i, n in zip(combo, sizes, strict=True)
+    )
+
+
+# ------------------------------------------------------------- the player
+
+
+def test_default_frame_is_inline_and_is_the_explorers_figure(explorer, page):
+    (image,) = page.find("img")
+    assert inline_png(image) == explorer.png()
+    assert image.attrs["alt"] == explorer.description
+    assert (image.attrs["width"], image.attrs["height"]) == ("700", "420")
+
+
+def test_player_names_its_explorer_class(page):
+    (player,) = page.find("div", "posenc-player")
+    assert player.attrs["data-explorer"] == "EncodingExplorer"
+
+
+def test_one_labelled_slider_per_choice(explorer, page):
+    sliders = page.find("label", "posenc-slider")
+    assert len(sliders) == len(explorer.choices)
+    inputs = page.find("input")
+    for choice, slider, field in zip(explorer.choices, sliders, inputs, strict=True):
+        index = choice.options.index(choice.default)
+        assert slider.text.startswith(choice.label)
+        assert field.attrs["type"] == "range"
+        assert field.attrs["data-name"] == choice.name
+        assert (field.attrs["min"], field.attrs["step"]) == ("0", "1")
+        assert field.attrs["max"] == str(len(choice.options) - 1)
+        assert field.attrs["value"] == str(index)
+        labels = [choice.format(option) for option in choice.options]
+        assert json.loads(field.attrs["data-labels"]) == labels
+        assert field.attrs["aria-valuetext"] == labels[index]
+
+
+def test_sliders_show_formatted_values(page):
+    values = [output.text for output in page.find("output", "posenc-value")]
+    assert values == ["64", "10^4", "interleaved"]
+
+
+def test_controls_and_their_note_are_hidden_until_the_script_runs(page):
+    (controls,) = page.find("div", "posenc-controls")
+    (live,) = page.find("p", "posenc-note-live")
+    (fallback,) = page.find("p", "posenc-note-static")
+    assert "hidden" in controls.attrs and "hidden" in live.attrs
+    assert "hidden" not in fallback.attrs
+    assert live.text == static.NOTE_LIVE
+    assert "precomputed when the book was built" in live.text
+    assert "d = 64, base = 10^4, layout = interleaved" in fallback.text
+
+
+def test_player_starts_at_the_explorers_current_values():
+    explorer = widgets.EncodingExplorer()
+    explorer.update(d=16, layout="halves")
+    page = parse(explorer)
+    values = [field.attrs["value"] for field in page.find("input")]
+    assert values == ["2", "3", "1"]
+    assert inline_png(page.find("img")[0]) == explorer.png()
+    assert "d = 16" in page.find("p", "posenc-note-static")[0].text
+
+
+class _Unlisted(widgets.Explorer):
+    """An explorer whose frames the build does not render."""
+
+    description = 'A "level" <line>'
+    choices = (
+        widgets.Choice("level", "level <&>", (0.2, 0.8), 0.2, format="{:.0%}".format),
+    )
+
+    def build(self):
+        figure, ax = plots.new_figure(3, 2)
+        (self.line,) = ax.plot([0, 1], [0.2, 0.2])
+        self.dynamic(self.line)
+        return figure
+
+    def draw(self, level):
+        self.line.set_ydata([level, level])
+
+
+def test_explorer_without_frames_is_a_plain_figure():
+    page = parse(_Unlisted())
+    assert not page.find("input") and not page.find("div", "posenc-player")
+    (image,) = page.find("img")
+    assert image.attrs["alt"] == 'A "level" <line>'
+
+
+def test_labels_and_values_are_escaped(monkeypatch):
+    monkeypatch.setattr(widgets, "EXPLORERS", (*widgets.EXPLORERS, _Unlisted))
+    source = static.player_html(_Unlisted())
+    assert "level &lt;&amp;&gt;" in source and "<&>" not in source
+    page = Collector(source)
+    assert page.find("span", "posenc-label")[0].text == "level <&>"
+    assert json.loads(page.find("input")[0].attrs["data-labels"]) == ["20%", "80%"]
+
+
+# ------------------------------------------------------------- rendering
+
+
+def test_rendered_frames_match_the_explorer_at_those_values(tmp_path):
+    indices = [(0, 0, 0), (4, 3, 0), (7, 5, 1)]
+    count, size, seconds = static.render_frames(
+        widgets.EncodingExplorer, indices, tmp_path
+    )
+    assert count == 3 and seconds > 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "0_0_0.png",
+        "4_3_0.png",
+        "7_5_1.png",
+    ]
+    assert size == sum(p.stat().st_size for p in tmp_path.iterdir())
+    reference = widgets.EncodingExplorer()
+    reference.update(d=512, base=1e6, layout="halves")
+    assert (tmp_path / "7_5_1.png").read_bytes() == reference.png()
+    default = widgets.EncodingExplorer().png()
+    assert (tmp_path / "4_3_0.png").read_bytes() == default
+
+
+def test_cache_key_follows_the_sources(tmp_path):
+    (tmp_path / "core.py").write_text("x = 1\n")
+    before = static.sources_hash(tmp_path)
+    assert static.sources_hash(tmp_path) == before
+    (tmp_path / "notes.txt").write_text("not a source")
+    assert static.sources_hash(tmp_path) == before
+    (tmp_path / "core.py").write_text("x = 2\n")
+    assert static.sources_hash(tmp_path) != before
