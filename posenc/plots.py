@@ -128,3 +128,29 @@ def orderings_figure(orderings, plain, encoded):
     ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=2, frameon=False)
     ax.grid(axis="x", visible=False)
     return figure
+
+
+def remainder_figure(scales, first_order, second_order):
+    """Figure: Taylor remainders against the size of the perturbation, log-log.
+
+    Reference lines of slope 2 and 3 pass through the first data point of
+    each curve. Used in the chapter "A Taylor expansion isolates relative
+    position".
+    """
+    import numpy as np
+
+    scales = np.asarray(scales)
+    figure, ax = new_figure(6.4, 3.8)
+    curves = [
+        (first_order, 2, PALETTE["orange"], "s", "after the first-order terms"),
+        (second_order, 3, PALETTE["blue"], "o", "after the second-order terms"),
+    ]
+    for values, slope, colour, marker, label in curves:
+        values = np.abs(np.asarray(values))
+        ax.loglog(scales, values, marker, color=colour, ms=5, label=label)
+        reference = values[0] * (scales / scales[0]) ** slope
+        ax.loglog(scales, reference, "--", color=colour, lw=1, label=f"slope {slope}")
+    ax.set_xlabel(r"size $s$ of the position vectors ($p = s\,\hat p$)")
+    ax.set_ylabel("|remainder|")
+    ax.legend(frameon=False, fontsize=9)
+    return figure
