@@ -30,17 +30,19 @@ from typing import Any, ClassVar
 import numpy as np
 from matplotlib.artist import Artist
 from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.collections import LineCollection
 from matplotlib.figure import Figure
 from PIL import Image
 
 from . import core
-from .plots import DIVERGING, new_figure
+from .plots import DIVERGING, PALETTE, new_figure
 
 __all__ = [
     "Choice",
     "Explorer",
     "EXPLORERS",
     "EncodingExplorer",
+    "ClockExplorer",
     "D_CHOICES",
     "BASE_CHOICES",
 ]
@@ -267,5 +269,81 @@ class EncodingExplorer(Explorer):
         self.title.set_text(f"Sinusoidal encoding, d = {d}, base = {base:g}")
 
 
+def clock_hands(m: float, d: int, base: float) -> np.ndarray:
+    """Data of :class:`ClockExplorer`: the tip of each pair's hand at position m.
+
+    Row ``i`` is ``(cos m theta_i, sin m theta_i)``, the complex number
+    ``exp(i m theta_i)``: the cosine-first pairs the derivation arrives at.
+    """
+    return core.encoding(m, d, base).reshape(d // 2, 2)[:, ::-1]
+
+
+class ClockExplorer(Explorer):
+    """One clock per frequency pair; its hand points at angle m * theta_i."""
+
+    description = (
+        "A row of clock faces, one per frequency pair; each hand points at the "
+        "angle m times theta_i, so the fast pairs on the left have turned far "
+        "and the slow ones on the right have barely moved."
+    )
+    choices = (
+        Choice("m", "position m", (0, 1, 2, 3, 5, 8, 10, 20, 50, 100, 200, 500), 10),
+        d_choice(32, (4, 8, 16, 32)),
+        base_choice(1e4, (10.0, 100.0, 1e3, 1e4)),
+    )
+    columns: ClassVar[int] = 8
+    spacing: ClassVar[float] = 2.7
+
+    def centres(self, count: int) -> np.ndarray:
+        index = np.arange(count)
+        return np.c_[index % self.columns, -(index // self.columns)] * self.spacing
+
+    def build(self) -> Figure:
+        figure, ax = new_figure(7.6, 3.3)
+        ax.set_aspect("equal")
+        ax.axis("off")
+        slots = max(self.choices[1].options) // 2
+        rows = -(-slots // self.columns)
+        ax.set_xlim(-1.3, (self.columns - 1) * self.spacing + 1.3)
+        ax.set_ylim(-(rows - 1) * self.spacing - 1.9, 1.3)
+        self.faces = LineCollection([], colors="#bbbbbb", linewidths=1.0)
+        self.zeros = LineCollection([], colors="#bbbbbb", linewidths=1.0)
+        self.hands = LineCollection([], colors=PALETTE["blue"], linewidths=2.4)
+        for collection in (self.faces, self.zeros, self.hands):
+            ax.add_collection(collection)
+        (self.tips,) = ax.plot([], [], "o", color=PALETTE["vermillion"], ms=4)
+        self.labels = [
+            ax.text(x, y - 1.2, "", ha="center", va="top", fontsize=8)
+            for x, y in self.centres(slots)
+        ]
+        self.title = ax.set_title(" ", fontsize=11)
+        self.dynamic(self.faces, self.zeros, self.hands, self.tips, *self.labels)
+        self.dynamic(self.title)
+        return figure
+
+    def draw(self, m: int, d: int, base: float) -> None:
+        tips = clock_hands(m, d, base)
+        centres = self.centres(d // 2)
+        circle = np.c_[
+            np.cos(np.linspace(0, 2 * np.pi, 61)), np.sin(np.linspace(0, 2 * np.pi, 61))
+        ]
+        self.faces.set_segments([centre + circle for centre in centres])
+        self.zeros.set_segments([[c + (0.85, 0), c + (1.15, 0)] for c in centres])
+        self.hands.set_segments(np.stack([centres, centres + 0.95 * tips], axis=1))
+        self.tips.set_data(*(centres + 0.95 * tips).T)
+        theta = core.frequencies(d, base)
+        for index, label in enumerate(self.labels):
+            label.set_text(
+                f"θ{_subscript(index)} = {theta[index]:.3g}" if index < d // 2 else ""
+            )
+        self.title.set_text(
+            f"Position m = {m}: hand i has turned by m·θᵢ   (d = {d}, base = {base:g})"
+        )
+
+
+def _subscript(number: int) -> str:
+    return str(number).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
+
+
 #: Every explorer of the book, for the benchmark and the static site.
-EXPLORERS: tuple[type[Explorer], ...] = (EncodingExplorer,)
+EXPLORERS: tuple[type[Explorer], ...] = (EncodingExplorer, ClockExplorer)

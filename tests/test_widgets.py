@@ -125,3 +125,60 @@ def test_blitting_respects_z_order_whatever_the_registration_order():
         artist.set_animated(False)
     explorer.canvas.draw()
     np.testing.assert_array_equal(blitted, np.asarray(explorer.canvas.buffer_rgba()))
+
+
+# ------------------------------------------------------------ every explorer
+
+
+@pytest.mark.parametrize("explorer_class", widgets.EXPLORERS, ids=lambda c: c.__name__)
+def test_every_explorer_offers_only_valid_values(explorer_class):
+    for choice in explorer_class.choices:
+        assert choice.default in choice.options
+        if choice.name == "d":
+            assert all(d > 0 and d % 2 == 0 for d in choice.options)
+        if choice.name == "base":
+            assert all(base > 1 for base in choice.options)
+    assert explorer_class.description, "the static form needs alt text"
+
+
+@pytest.mark.parametrize("explorer_class", widgets.EXPLORERS, ids=lambda c: c.__name__)
+def test_every_explorer_blits_exactly_at_extreme_values(explorer_class):
+    explorer = explorer_class()
+    for pick in (0, -1):  # all sliders at their first, then their last option
+        explorer.update(**{c.name: c.options[pick] for c in explorer_class.choices})
+        blitted = explorer.render().copy()
+        for artist in explorer._dynamic:
+            artist.set_animated(False)
+        explorer.canvas.draw()
+        full = np.asarray(explorer.canvas.buffer_rgba()).copy()
+        for artist in explorer._dynamic:
+            artist.set_animated(True)
+        np.testing.assert_array_equal(blitted, full)
+
+
+# ------------------------------------------------------------------ clocks
+
+
+@pytest.mark.parametrize("m, d, base", [(0, 4, 10.0), (10, 32, 1e4), (500, 16, 100.0)])
+def test_clock_hands_point_at_m_theta(m, d, base):
+    explorer = widgets.ClockExplorer()
+    explorer.update(m=m, d=d, base=base)
+    theta = posenc.frequencies(d, base)
+    expected_tips = np.c_[np.cos(m * theta), np.sin(m * theta)]
+    centres = explorer.centres(d // 2)
+    hands = np.array(explorer.hands.get_segments())
+    assert hands.shape == (d // 2, 2, 2)
+    np.testing.assert_allclose(hands[:, 0], centres)
+    np.testing.assert_allclose(
+        (hands[:, 1] - centres) / 0.95, expected_tips, atol=1e-12
+    )
+    assert len(explorer.faces.get_segments()) == d // 2
+    labelled = [label.get_text() for label in explorer.labels if label.get_text()]
+    assert len(labelled) == d // 2
+
+
+def test_clock_hands_are_the_cosine_first_encoding():
+    tips = widgets.clock_hands(7, 8, 100.0)
+    p = posenc.encoding(7, 8, 100.0)
+    np.testing.assert_array_equal(tips[:, 0], p[1::2])  # cosines
+    np.testing.assert_array_equal(tips[:, 1], p[0::2])  # sines
