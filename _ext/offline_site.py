@@ -7,8 +7,9 @@ MathJax's files and needs no Django; Apache-2.0, its LICENSE is copied too).
 After an HTML build this extension copies the part of it a browser needs into
 ``_static/mathjax``, and ``_config.yml`` points ``mathjax_path`` there.
 
-It also gives the site a favicon and the theme a default colour mode, so a
-page makes no request that fails and logs no error (see :func:`quiet_pages`).
+It also gives the site a favicon and the theme a default colour mode, and
+writes each script tag once, so a page makes no request that fails and logs
+no error (see :func:`quiet_pages` and :func:`unique_scripts`).
 """
 
 from __future__ import annotations
@@ -73,7 +74,27 @@ def quiet_pages(app, config) -> None:
     config.html_context.setdefault("default_mode", "auto")
 
 
+def unique_scripts(app, pagename, templatename, context, doctree) -> None:
+    """Write each script tag once.
+
+    sphinx-thebe registers its inline configuration (``const THEBE_JS_URL =
+    ...``) twice in a Jupyter Book build; the second copy throws "Identifier
+    'THEBE_JS_URL' has already been declared" in every page's console.
+    """
+    scripts = context.get("script_files")
+    if not scripts:
+        return
+    seen, unique = set(), []
+    for script in scripts:
+        key = (script.filename or "", tuple(sorted(script.attributes.items())))
+        if key not in seen:
+            seen.add(key)
+            unique.append(script)
+    scripts[:] = unique
+
+
 def setup(app):
     app.connect("config-inited", quiet_pages)
+    app.connect("html-page-context", unique_scripts, priority=900)
     app.connect("build-finished", copy_mathjax)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,84 @@
+"""Serve a built site on 127.0.0.1 and open it in Debian's Chromium.
+
+Shared by the browser tests (tests/test_site.py), the benchmarks
+(benchmarks/site.py) and the PDF printer (scripts/print_pdf.py). Chromium is
+Debian's (``/usr/bin/chromium``, or ``POSENC_CHROMIUM``), driven by the
+Python package ``playwright``; ``playwright install`` is never needed.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = os.environ.get("POSENC_CHROMIUM", "/usr/bin/chromium")
+LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu"]
+#: Folders of a Sphinx site that hold assets, not pages.
+ASSET_DIRS = {"_static", "_sources", "_images", "_downloads"}
+_REDIRECT = re.compile(r'<meta\s+http-equiv="refresh"', re.IGNORECASE)
+
+#: JavaScript: wait until MathJax has typeset the page; the milliseconds since
+#: navigation started, or null if the page loads no MathJax.
+WAIT_FOR_MATHS = """async () => {
+  if (!(window.MathJax && MathJax.startup && MathJax.startup.promise)) return null;
+  await MathJax.startup.promise;
+  return performance.now();
+}"""
+
+
+def site_dir() -> Path:
+    """The site under test: ``POSENC_SITE``, else ``_build/html`` of the repo."""
+    return Path(os.environ.get("POSENC_SITE") or ROOT / "_build" / "html").resolve()
+
+
+def html_pages(site: Path) -> list[str]:
+    """Every HTML page of ``site`` (as URL paths), redirects included."""
+    return sorted(
+        path.relative_to(site).as_posix()
+        for path in site.rglob("*.html")
+        if not ASSET_DIRS & set(path.relative_to(site).parts[:-1])
+    )
+
+
+def is_redirect(site: Path, page: str) -> bool:
+    """Whether ``page`` only sends the browser elsewhere (``index.html``)."""
+    return bool(_REDIRECT.search((site / page).read_text(errors="replace")[:2000]))
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format, *args) -> None:  # noqa: A002 (stdlib name)
+        pass
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address) -> None:
+        pass  # a browser that drops a connection is not an error of the site
+
+
+@contextmanager
+def serve(directory: Path) -> Iterator[str]:
+    """Serve ``directory`` on 127.0.0.1 (a free port) in a thread; yield its URL."""
+    handler = functools.partial(_QuietHandler, directory=str(directory))
+    server = _Server(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+def launch(playwright):
+    """Debian's headless Chromium."""
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)

@@ -1,0 +1,560 @@
+"""The built website, in a real browser: offline, clean, typeset, navigable.
+
+The site (``POSENC_SITE``, else ``_build/html``; build it first with
+``make book``) is served on 127.0.0.1 from a thread and opened in Debian's
+Chromium through Playwright. Every request to any other host is blocked and
+counted. For every page: nothing leaves the machine, the console stays free
+of errors, MathJax typesets all the maths (no raw TeX is left), and every
+image loads. On pages with a static player, moving each slider loads its new
+frame; with JavaScript off the figures are still there. Links (the table of
+contents, next/previous, cross-references, citations) lead to existing pages
+and anchors; search finds a word; each notebook page offers its .ipynb.
+
+A full-page screenshot of every page (and of each player before and after a
+slider moves, without JavaScript and in dark mode) is written to
+``POSENC_SCREENSHOTS``, else ``screenshots/`` beside the site's folder.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urljoin, urlsplit
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import sitetools  # noqa: E402  (scripts/sitetools.py)
+
+SITE = sitetools.site_dir()
+SCREENSHOTS = Path(os.environ.get("POSENC_SCREENSHOTS") or SITE.parent / "screenshots")
+BUILT = (SITE / "index.html").exists()
+ALL = sitetools.html_pages(SITE) if BUILT else ["(no site)"]
+PAGES = [p for p in ALL if not BUILT or not sitetools.is_redirect(SITE, p)]
+REDIRECTS = [p for p in ALL if BUILT and sitetools.is_redirect(SITE, p)]
+VIEWPORT = {"width": 1280, "height": 900}
+RAW_TEX = ("\\(", "\\)", "\\[", "\\]", "$$", "\\begin{")
+
+# ------------------------------------------------------------ in the page
+
+#: JavaScript: snippets of raw TeX left in the text (code and typeset maths
+#: excluded). Hidden text counts too: MathJax typesets closed dropdowns.
+FIND_RAW_TEX = r"""marks => {
+  const copy = document.body.cloneNode(true);
+  copy.querySelectorAll("pre, code, script, style, textarea, noscript, mjx-container")
+    .forEach(e => e.remove());
+  const text = copy.textContent;
+  return marks.filter(m => text.includes(m)).map(m => {
+    const i = text.indexOf(m);
+    return text.slice(Math.max(0, i - 40), i + 40).replace(/\s+/g, " ");
+  });
+}"""
+
+#: JavaScript: wait for every image, then list those that did not load.
+BROKEN_IMAGES = """async () => {
+  const images = [...document.images];
+  images.forEach(img => { img.loading = "eager"; });
+  await Promise.all(images.map(img => img.complete ? null : new Promise(done => {
+    img.addEventListener("load", done); img.addEventListener("error", done);
+  })));
+  return images.filter(img => !(img.complete && img.naturalWidth > 0))
+    .map(img => (img.currentSrc || img.getAttribute("src") || "").slice(0, 120));
+}"""
+
+#: JavaScript: the contrast ratio of an element's text on what is behind it.
+CONTRAST = """element => {
+  const rgb = c => (c.match(/[\\d.]+/g) || []).map(Number);
+  const lum = ([r, g, b]) => [r, g, b].map(v => {
+    v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+  }).reduce((s, v, i) => s + v * [0.2126, 0.7152, 0.0722][i], 0);
+  let back = element;
+  while (back && rgb(getComputedStyle(back).backgroundColor)[3] === 0) {
+    back = back.parentElement;
+  }
+  const bg = back ? rgb(getComputedStyle(back).backgroundColor) : [255, 255, 255];
+  const [a, b] = [lum(rgb(getComputedStyle(element).color)), lum(bg)];
+  return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+}"""
+
+
+def shot_name(page: str, suffix: str = "") -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS / (
+        page.removesuffix(".html").replace("/", "__") + suffix + ".png"
+    )
+
+
+# ------------------------------------------------------------ fixtures
+
+
+@pytest.fixture(scope="session")
+def site() -> Path:
+    if not BUILT:
+        pytest.fail(f"no built site at {SITE}: build the book first: make book")
+    return SITE
+
+
+@pytest.fixture(scope="session")
+def base_url(site):
+    with sitetools.serve(site) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def browser(base_url):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = sitetools.launch(playwright)
+        yield chromium
+        chromium.close()
+
+
+@dataclass
+class Visit:
+    """What one page did when loaded with JavaScript on."""
+
+    outside: list[str] = field(default_factory=list)  # requests to other hosts
+    errors: list[str] = field(default_factory=list)  # console errors, exceptions
+    has_maths: bool = False
+    typeset_ms: float | None = None
+    raw_tex: list[str] = field(default_factory=list)
+    broken_images: list[str] = field(default_factory=list)
+
+
+def open_page(browser, base_url: str, visit: Visit, **context_options):
+    """A new page whose requests off 127.0.0.1 are blocked into ``visit``."""
+    context = browser.new_context(viewport=VIEWPORT, **context_options)
+
+    def route(request_route) -> None:
+        url = request_route.request.url
+        if url.startswith(base_url):
+            request_route.continue_()
+        else:
+            visit.outside.append(url)
+            request_route.abort()
+
+    context.route("**/*", route)
+    page = context.new_page()
+    page.on("websocket", lambda socket: visit.outside.append(socket.url))
+    page.on(
+        "console",
+        lambda message: message.type == "error" and visit.errors.append(message.text),
+    )
+    page.on("pageerror", lambda error: visit.errors.append(str(error)))
+    return page
+
+
+def load(page, url: str) -> None:
+    response = page.goto(url, wait_until="load")
+    assert response is not None and response.ok, f"{url}: HTTP error"
+
+
+@pytest.fixture(scope="session")
+def visits(browser, base_url):
+    """Each page loaded once (JavaScript on), checked, and photographed."""
+    done: dict[str, Visit] = {}
+
+    def visit(path: str) -> Visit:
+        if path not in done:
+            record = done[path] = Visit()
+            page = open_page(browser, base_url, record)
+            load(page, base_url + path)
+            record.has_maths = page.locator(".math").count() > 0
+            record.typeset_ms = page.evaluate(sitetools.WAIT_FOR_MATHS)
+            record.raw_tex = page.evaluate(FIND_RAW_TEX, list(RAW_TEX))
+            record.broken_images = page.evaluate(BROKEN_IMAGES)
+            page.wait_for_load_state("networkidle")
+            page.screenshot(path=shot_name(path), full_page=True)
+            page.context.close()
+        return done[path]
+
+    return visit
+
+
+# ------------------------------------------------------------ every page
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_no_request_leaves_the_machine(visits, path):
+    visit = visits(path)
+    assert visit.outside == [], f"{len(visit.outside)} requests off the machine"
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_console_has_no_errors(visits, path):
+    assert visits(path).errors == []
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_maths_is_typeset(visits, path):
+    visit = visits(path)
+    if visit.has_maths:
+        assert visit.typeset_ms is not None, "MathJax did not load"
+    assert visit.raw_tex == [], "raw TeX left in the text"
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_images_load(visits, path):
+    assert visits(path).broken_images == []
+
+
+@pytest.mark.parametrize("path", REDIRECTS)
+def test_redirect_leads_to_a_page(browser, base_url, path):
+    visit = Visit()
+    page = open_page(browser, base_url, visit)
+    page.goto(base_url + path)
+    page.wait_for_url(lambda url: not url.endswith(path), timeout=10_000)
+    landed = urlsplit(page.url).path.lstrip("/")
+    assert landed in PAGES and page.locator("article h1").count() == 1
+    assert visit.outside == [] and visit.errors == []
+    page.context.close()
+
+
+# ------------------------------------------------------------ the HTML itself
+
+
+class Page(HTMLParser):
+    """The parts of a built page the checks need: ids, links, players, maths."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__()
+        self.path = path
+        self.ids: set[str] = set()
+        self.links: list[tuple[str, set[str]]] = []  # href, classes of the <a>
+        self.resources: list[str] = []  # src/href the browser fetches itself
+        self.players: list[dict] = []  # explorer name and its sliders' sizes
+        self.caption_numbers: dict[str, str] = {}  # figure id -> "Fig. 1.1"
+        self.other_numbers: dict[str, str] = {}  # exercise id -> "Exercise 1.1"
+        self.equation_numbers: dict[str, str] = {}  # equation id -> "(1.1)"
+        self._open: list[tuple[str, dict]] = []
+        self._number_of: tuple[dict, str] | None = None
+        self.feed((SITE / path).read_text())
+        self.close()
+
+    def handle_starttag(self, tag, attrs):
+        attrs = {key: value or "" for key, value in attrs}
+        classes = set(attrs.get("class", "").split())
+        for key in ("id", "name"):
+            if attrs.get(key):
+                self.ids.add(attrs[key])
+        if tag == "a" and "href" in attrs:
+            self.links.append((attrs["href"], classes))
+        if tag in ("script", "img", "iframe", "source", "audio", "video"):
+            self.resources.append(attrs.get("src", ""))
+        if tag == "link" and "alternate" not in attrs.get("rel", ""):
+            self.resources.append(attrs.get("href", ""))
+        if "posenc-player" in classes:
+            self.players.append({"explorer": attrs["data-explorer"], "sizes": []})
+        if tag == "input" and attrs.get("type") == "range" and self.players:
+            self.players[-1]["sizes"].append(int(attrs["max"]) + 1)
+        self._numbering(tag, attrs, classes)
+        if tag not in ("img", "input", "meta", "link", "br", "hr", "source"):
+            self._open.append((tag, attrs))
+
+    def _numbering(self, tag: str, attrs: dict, classes: set[str]) -> None:
+        """Note the number of the figure or equation whose label this is."""
+        owner = next(((t, a) for t, a in reversed(self._open) if a.get("id")), None)
+        if owner is None:
+            return
+        if "caption-number" in classes:
+            numbers = (
+                self.caption_numbers if owner[0] == "figure" else self.other_numbers
+            )
+            self._number_of = (numbers, owner[1]["id"])
+        elif "eqno" in classes:
+            self._number_of = (self.equation_numbers, owner[1]["id"])
+
+    def handle_endtag(self, tag):
+        if any(open_tag == tag for open_tag, _ in self._open):
+            while self._open.pop()[0] != tag:
+                pass
+
+    def handle_data(self, data):
+        if self._number_of is not None and data.strip():
+            numbers, key = self._number_of
+            numbers[key] = data.strip()
+            self._number_of = None
+
+
+_parsed: dict[str, Page] = {}
+
+
+def parsed(path: str) -> Page:
+    if path not in _parsed:
+        _parsed[path] = Page(path)
+    return _parsed[path]
+
+
+def resolve(page: str, href: str) -> tuple[str, str] | None:
+    """The site page and fragment ``href`` points to; None if off the site."""
+    parts = urlsplit(urljoin("http://site/" + page, href))
+    if parts.scheme not in ("http", "https") or parts.netloc != "site":
+        return None
+    return unquote(parts.path.lstrip("/")) or "index.html", unquote(parts.fragment)
+
+
+PLAYER_PAGES = [p for p in PAGES if BUILT and parsed(p).players]
+NOTEBOOK_PAGES = [
+    p for p in PAGES if (ROOT / p).with_suffix(".ipynb").exists() and p != "(no site)"
+]
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_page_asks_no_other_host_for_anything(site, path):
+    """No script, style, font or picture is referenced off the site (the
+    browser test above sees requests; this sees hints it may never send)."""
+    foreign = [url for url in parsed(path).resources if re.match(r"^(https?:)?//", url)]
+    assert foreign == []
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_links_lead_to_existing_pages_and_anchors(site, path):
+    """Table of contents, next/previous, cross-references, citations."""
+    broken = []
+    for href, _ in parsed(path).links:
+        target = resolve(path, href)
+        if target is None or href.startswith(("mailto:", "javascript:")):
+            continue
+        page, fragment = target
+        if not (site / page).is_file():
+            broken.append(href)
+        elif fragment and page.endswith(".html") and fragment not in parsed(page).ids:
+            broken.append(href)
+    assert broken == []
+
+
+def test_every_page_of_the_table_of_contents_is_built(site):
+    toc = [
+        resolve("book/intro.html", href)[0]
+        for href, classes in parsed("book/intro.html").links
+        if "reference" in classes and not href.startswith(("#", "http"))
+    ]
+    chapters = [p for p in toc if p.startswith("book/")]
+    assert len(chapters) >= 3 and all((site / p).is_file() for p in chapters)
+
+
+@pytest.mark.parametrize("path", NOTEBOOK_PAGES)
+def test_figures_and_equations_are_numbered(site, path):
+    page = parsed(path)
+    for numbers, pattern in (
+        (page.caption_numbers, r"Fig\. [\d.]+"),
+        (page.equation_numbers, r"\([\d.]+\)"),
+    ):
+        assert all(re.fullmatch(pattern, n) for n in numbers.values()), numbers
+        assert len(set(numbers.values())) == len(numbers), "a number used twice"
+
+
+@pytest.mark.parametrize("path", NOTEBOOK_PAGES)
+def test_references_show_the_number_of_their_target(site, path):
+    """{numref} and {eq} links read "Fig. 1.1" / "(1.1)", the target's number."""
+    source = (site / path).read_text()
+    page = parsed(path)
+    shown = references(source)
+    numbers = page.caption_numbers | page.equation_numbers | page.other_numbers
+    for target, text in shown:
+        assert text.strip() == numbers[target], target
+
+
+def references(source: str) -> list[tuple[str, str]]:
+    """(target id, text shown) of the {numref} and {eq} links of a page."""
+    numref = r'href="#([\w-]+)"><span class="std std-numref">([^<]+)<'
+    equation = r'href="#(equation-[\w-]+)">([^<]+)</a>'
+    return re.findall(numref, source) + re.findall(equation, source)
+
+
+def test_the_book_has_numbered_figures_and_equations(site):
+    figures = sum(len(parsed(p).caption_numbers) for p in NOTEBOOK_PAGES)
+    equations = sum(len(parsed(p).equation_numbers) for p in NOTEBOOK_PAGES)
+    shown = [r for p in NOTEBOOK_PAGES for r in references((site / p).read_text())]
+    assert figures >= 2 and equations >= 3
+    assert any(target.startswith("equation-") for target, _ in shown)
+    assert any(text.startswith("Fig.") for _, text in shown)
+
+
+def test_bibliography_lists_the_cited_works(site):
+    cited = {
+        fragment
+        for path in PAGES
+        for href, _ in parsed(path).links
+        if (target := resolve(path, href)) and target[0] == "book/bibliography.html"
+        for fragment in [target[1]]
+        if fragment
+    }
+    entries = (site / "book/bibliography.html").read_text().count('class="citation"')
+    assert entries >= 3 and len(cited) >= 3
+    assert cited <= parsed("book/bibliography.html").ids
+
+
+@pytest.mark.parametrize("path", NOTEBOOK_PAGES)
+def test_notebook_page_offers_its_notebook(site, path):
+    downloads = [
+        resolve(path, href)[0]
+        for href, classes in parsed(path).links
+        if "btn-download-source-button" in classes
+    ]
+    assert [d for d in downloads if d.endswith(".ipynb")], "no .ipynb download"
+    for download in downloads:
+        notebook = json.loads((site / download).read_text())
+        assert notebook["nbformat"] == 4 and notebook["cells"]
+
+
+@pytest.mark.parametrize("path", PLAYER_PAGES)
+def test_every_frame_of_every_player_is_in_the_site(site, path):
+    for player in parsed(path).players:
+        frames = site / "_static" / "explorers" / player["explorer"]
+        expected = 1
+        for size in player["sizes"]:
+            expected *= size
+        names = {p.name for p in frames.glob("*.png")}
+        assert len(names) == expected, player["explorer"]
+        last = "_".join(str(size - 1) for size in player["sizes"]) + ".png"
+        assert last in names
+
+
+# ------------------------------------------------------------ players
+
+
+def move(page, player, slider) -> dict:
+    """Move ``slider`` one step (by keyboard); wait until its frame shows."""
+    image = player.locator("img.posenc-frame")
+    before = image.get_attribute("src")
+    value, top = int(slider.input_value()), int(slider.get_attribute("max"))
+    slider.focus()
+    page.keyboard.press("ArrowLeft" if value == top else "ArrowRight")
+    image.evaluate(
+        """(img, before) => new Promise((done, fail) => {
+          const ready = () => img.src !== before && img.complete && img.naturalWidth;
+          const check = () => ready() ? done() : setTimeout(check, 20);
+          setTimeout(() => fail(new Error("frame did not load")), 10000);
+          check();
+        })""",
+        before,
+    )
+    labels = json.loads(slider.get_attribute("data-labels"))
+    moved = int(slider.input_value())
+    output = slider.evaluate("s => s.parentElement.querySelector('output').textContent")
+    return {
+        "from": value,
+        "to": moved,
+        "src": image.evaluate("img => img.src"),
+        "output": output,
+        "label": labels[moved],
+    }
+
+
+@pytest.mark.parametrize("path", PLAYER_PAGES)
+def test_moving_a_slider_shows_its_precomputed_frame(browser, base_url, path):
+    visit = Visit()
+    page = open_page(browser, base_url, visit)
+    load(page, base_url + path)
+    for k in range(page.locator(".posenc-player").count()):
+        player = page.locator(".posenc-player").nth(k)
+        player.scroll_into_view_if_needed()
+        if k == 0:
+            player.screenshot(path=shot_name(path, "__player_before"))
+        sliders = player.locator("input[type=range]")
+        assert sliders.count() >= 1 and sliders.first.is_visible()
+        for j in range(sliders.count()):
+            step = move(page, player, sliders.nth(j))
+            assert step["to"] == step["from"] + (1 if step["to"] > step["from"] else -1)
+            indices = [sliders.nth(i).input_value() for i in range(sliders.count())]
+            name = player.get_attribute("data-explorer")
+            expected = f"_static/explorers/{name}/{'_'.join(indices)}.png"
+            assert urlsplit(step["src"]).path == "/" + expected
+            assert step["output"] == step["label"]
+        if k == 0:
+            player.screenshot(path=shot_name(path, "__player_after"))
+    page.wait_for_load_state("networkidle")
+    assert visit.outside == [] and visit.errors == []
+    page.context.close()
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_figures_show_without_javascript(browser, base_url, path):
+    visit = Visit()
+    page = open_page(browser, base_url, visit, java_script_enabled=False)
+    load(page, base_url + path)
+    assert page.evaluate(BROKEN_IMAGES) == []
+    figures = page.locator("figure img")
+    for k in range(figures.count()):
+        assert figures.nth(k).evaluate("img => img.complete && img.naturalWidth > 0")
+    for k in range(page.locator(".posenc-player").count()):
+        player = page.locator(".posenc-player").nth(k)
+        assert player.locator("img.posenc-frame").is_visible()
+        assert not player.locator(".posenc-controls").is_visible()
+        assert player.locator(".posenc-note-static").is_visible()
+        if k == 0:
+            player.screenshot(path=shot_name(path, "__player_nojs"))
+    assert visit.outside == []
+    page.context.close()
+
+
+@pytest.mark.parametrize("path", PLAYER_PAGES)
+def test_players_read_well_in_dark_mode(browser, base_url, path):
+    visit = Visit()
+    page = open_page(browser, base_url, visit, color_scheme="dark")
+    load(page, base_url + path)
+    assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+    player = page.locator(".posenc-player").first
+    player.scroll_into_view_if_needed()
+    image = player.locator("img.posenc-frame")
+    assert "invert" not in image.evaluate("img => getComputedStyle(img).filter")
+    for element in (
+        *player.locator(".posenc-label").all(),
+        player.locator("p:visible"),
+    ):
+        ratio = element.evaluate(CONTRAST)
+        assert ratio >= 4.5, f"contrast {ratio:.1f} of {element.inner_text()!r}"
+    player.screenshot(path=shot_name(path, "__player_dark"))
+    assert visit.errors == []
+    page.context.close()
+
+
+# ------------------------------------------------------------ navigating
+
+
+def test_next_links_walk_through_the_whole_book(browser, base_url, site):
+    visit = Visit()
+    page = open_page(browser, base_url, visit)
+    load(page, base_url + "book/intro.html")
+    sidebar = page.locator("nav.bd-docs-nav a.reference")
+    toc = [
+        urlsplit(urljoin(page.url, a.get_attribute("href"))).path for a in sidebar.all()
+    ]
+    walked = [urlsplit(page.url).path]
+    while page.locator("a.right-next").count():
+        with page.expect_navigation():
+            page.locator("a.right-next").first.click()
+        walked.append(urlsplit(page.url).path)
+        assert page.locator("article h1").count() == 1, page.url
+        assert len(walked) <= len(toc) + 1, "next links go round in circles"
+    assert walked == [walked[0], *[p for p in toc if p != walked[0]]]
+    while page.locator("a.left-prev").count():
+        with page.expect_navigation():
+            page.locator("a.left-prev").first.click()
+        assert urlsplit(page.url).path == walked[-2]
+        walked.pop()
+    assert visit.outside == [] and visit.errors == []
+    page.context.close()
+
+
+def test_search_finds_a_word(browser, base_url, site):
+    visit = Visit()
+    page = open_page(browser, base_url, visit)
+    load(page, base_url + "search.html?q=encoding")
+    results = page.locator("#search-results ul.search li")
+    results.first.wait_for(timeout=15_000)
+    assert results.count() >= 2
+    href = results.first.locator("a").first.get_attribute("href")
+    target = resolve("search.html", href)
+    assert target is not None and (site / target[0]).is_file()
+    assert visit.outside == [] and visit.errors == []
+    page.context.close()
