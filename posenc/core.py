@@ -30,6 +30,10 @@ __all__ = [
     "inner_product",
     "decay_integral",
     "cin",
+    "CI_FIRST_ZERO",
+    "log_law",
+    "integral_envelope",
+    "aliasing_offset",
     "SCHEDULES",
     "schedule_frequencies",
     "schedule_integral",
@@ -205,6 +209,61 @@ def decay_integral(x: ArrayLike, base: float = 10000.0) -> NDArray[np.float64]:
     base = check_base(base)
     x = np.abs(check_finite(x, "x"))
     return 1.0 - (cin(x) - cin(x / base)) / math.log(base)
+
+
+#: The first positive zero of the cosine integral Ci (DLMF 6.13). The decay
+#: integral first crosses zero near CI_FIRST_ZERO * base, for large bases.
+CI_FIRST_ZERO = 0.6165054856207163
+
+
+def log_law(delta: ArrayLike, base: float = 10000.0) -> NDArray[np.float64]:
+    r"""The logarithmic decay law, valid for :math:`1 \ll |\Delta| \ll \mathrm{base}`.
+
+    .. math:: I(\Delta) \approx 1 - \frac{\ln|\Delta| + \gamma}{\ln \mathrm{base}}
+
+    with Euler's constant :math:`\gamma`. Its error is at most
+    :math:`(1/|\Delta| + (\Delta/\mathrm{base})^2/4)/\ln\mathrm{base}`. Derived
+    in the chapter "Why base^(-2i/d): long-range decay".
+    """
+    base = check_base(base)
+    delta = np.abs(check_finite(delta, "delta"))
+    if np.any(delta == 0):
+        raise ValueError("delta must be non-zero: the log law diverges at 0")
+    return 1.0 - (np.log(delta) + np.euler_gamma) / math.log(base)
+
+
+def integral_envelope(delta: ArrayLike, base: float = 10000.0) -> NDArray[np.float64]:
+    r"""A bound on the decay integral that holds for every :math:`\Delta \ne 0`.
+
+    .. math:: |I(\Delta)| \le \frac{1 + \mathrm{base}}{|\Delta| \ln \mathrm{base}},
+
+    from :math:`|\mathrm{Ci}(z)| \le 1/z` for :math:`z > 0`. It is sharp for
+    :math:`|\Delta| \gg \mathrm{base}`. Derived in the chapter "Why
+    base^(-2i/d): long-range decay".
+    """
+    base = check_base(base)
+    delta = np.abs(check_finite(delta, "delta"))
+    if np.any(delta == 0):
+        raise ValueError("delta must be non-zero: the envelope diverges at 0")
+    return (1.0 + base) / (delta * math.log(base))
+
+
+def aliasing_offset(d: int, base: float = 10000.0) -> float:
+    r"""The offset :math:`\Delta^*` beyond which the sum aliases.
+
+    .. math::
+        \Delta^* = \frac{\pi}{1 - \mathrm{base}^{-2/d}}
+        \approx \frac{\pi d}{2\ln\mathrm{base}}
+
+    is where the fastest pair's angle advances by :math:`\pi` between two
+    consecutive samples :math:`t_i, t_{i+1}` of the Riemann sum (the Nyquist
+    limit). Below it, :func:`inner_product` / (d/2) follows
+    :func:`decay_integral` to within :math:`2/d`. Derived in the chapter
+    "Why base^(-2i/d): long-range decay".
+    """
+    d = check_dimension(d)
+    base = check_base(base)
+    return math.pi / (1.0 - base ** (-2.0 / d))
 
 
 #: Frequency schedules theta_t on t in [0, 1] compared in the chapter on

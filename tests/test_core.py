@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scipy import integrate
+from scipy import integrate, special
 
 import posenc
 from posenc import core
@@ -423,3 +423,56 @@ def test_unknown_schedule_is_rejected():
         core.schedule_integral(1.0, "cubic")
     with pytest.raises(ValueError, match="^schedule must be one of"):
         core.schedule_frequencies(8, "cubic")
+
+
+# ------------------------------------------------------- decay: laws and bounds
+
+
+def test_ci_first_zero_is_a_zero_of_ci():
+    assert abs(special.sici(core.CI_FIRST_ZERO)[1]) < 1e-15
+    assert special.sici(core.CI_FIRST_ZERO - 1e-6)[1] < 0 < special.sici(0.7)[1]
+
+
+@pytest.mark.parametrize("base", [10.0, 1e4, 1e6])
+def test_envelope_bounds_the_integral_everywhere(base):
+    delta = np.concatenate([np.logspace(-3, 7, 20001), -np.logspace(-3, 7, 101)])
+    assert np.all(
+        np.abs(posenc.decay_integral(delta, base))
+        <= core.integral_envelope(delta, base)
+    )
+
+
+@pytest.mark.parametrize("base", [1e3, 1e4, 1e5])
+def test_log_law_error_is_within_its_bound(base):
+    delta = np.logspace(0, math.log10(base), 2001)
+    error = np.abs(posenc.decay_integral(delta, base) - core.log_law(delta, base))
+    bound = (1 / delta + (delta / base) ** 2 / 4) / math.log(base)
+    assert np.all(error <= bound)
+    expected = 1 - (math.log(50.0) + np.euler_gamma) / math.log(base)
+    assert core.log_law(50.0, base) == pytest.approx(expected, rel=1e-15)
+
+
+def test_aliasing_offset():
+    assert core.aliasing_offset(512, 1e4) == pytest.approx(
+        math.pi / (1 - 1e4 ** (-2 / 512))
+    )
+    for d in [64, 512, 4096]:
+        approximation = math.pi * d / (2 * math.log(1e4))
+        assert core.aliasing_offset(d, 1e4) == pytest.approx(approximation, rel=10 / d)
+
+
+def test_laws_reject_zero_offset():
+    with pytest.raises(ValueError, match="^delta must be non-zero"):
+        core.log_law([1.0, 0.0])
+    with pytest.raises(ValueError, match="^delta must be non-zero"):
+        core.integral_envelope(0.0)
+
+
+def test_envelope_is_sharp_far_beyond_base():
+    # For |delta| >> base the integral is (sin(delta/base) base/delta)/ln base
+    # to leading order, so it touches the envelope: ratio above 0.97 here.
+    delta = np.linspace(1e6, 1.5e6, 20001)
+    ratio = np.abs(posenc.decay_integral(delta, 1e4)) / core.integral_envelope(
+        delta, 1e4
+    )
+    assert ratio.max() > 0.97

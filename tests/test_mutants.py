@@ -64,6 +64,12 @@ MUTANTS = {
         "(1 - np.cos(safe)) / safe**2",
     ),
     "unknown schedule accepted": ("if schedule not in SCHEDULES:", "if False:"),
+    "log law without Euler's constant": (
+        "(np.log(delta) + np.euler_gamma) / math.log(base)",
+        "np.log(delta) / math.log(base)",
+    ),
+    "envelope with log10": ("(delta * math.log(base))", "(delta * math.log10(base))"),
+    "aliasing offset with 1/d": ("base ** (-2.0 / d))", "base ** (-1.0 / d))"),
 }
 
 
