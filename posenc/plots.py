@@ -112,7 +112,9 @@ def orderings_figure(orderings, plain, encoded):
     positions = np.arange(len(orderings))
     figure, ax = new_figure(7.0, 3.4)
     width = 0.38
-    ax.bar(positions - width / 2, plain, width, color=PALETTE["sky"], label="tokens only")
+    ax.bar(
+        positions - width / 2, plain, width, color=PALETTE["sky"], label="tokens only"
+    )
     ax.bar(
         positions + width / 2,
         encoded,
@@ -153,4 +155,237 @@ def remainder_figure(scales, first_order, second_order):
     ax.set_xlabel(r"size $s$ of the position vectors ($p = s\,\hat p$)")
     ax.set_ylabel("|remainder|")
     ax.legend(frameon=False, fontsize=9)
+    return figure
+
+
+# ------------------------------------------------ chapter "long-range decay"
+
+
+def _integer_offsets(delta_max: float, count: int = 2001):
+    """About ``count`` distinct integer offsets from 0 to ``delta_max``."""
+    import numpy as np
+
+    return np.unique(np.round(np.linspace(0, delta_max, count)))
+
+
+def decay_comparison_figure(d: int = 128, base: float = 1e4, delta_max: int = 128):
+    """Figure: the integral I(Delta) and the exact normalised sum, side by side."""
+    import numpy as np
+
+    from . import core
+
+    figure, ax = new_figure(7.0, 3.4)
+    fine = np.linspace(-delta_max, delta_max, 2001)
+    whole = np.arange(-delta_max, delta_max + 1)
+    ax.plot(
+        fine,
+        core.decay_integral(fine, base),
+        color=PALETTE["black"],
+        lw=1.6,
+        label=r"integral $\int_0^1 \cos(\Delta\,\mathrm{base}^{-t})\,dt$",
+    )
+    ax.plot(
+        whole,
+        core.inner_product(whole, d, base) / (d / 2),
+        ".",
+        ms=3,
+        color=PALETTE["vermillion"],
+        label=rf"sum $g(\Delta)/(d/2)$, $d = {d}$",
+    )
+    ax.set_xlabel(r"offset $\Delta = m - n$")
+    ax.set_ylabel("normalised inner product")
+    ax.set_xlim(-delta_max, delta_max)
+    ax.legend(frameon=False, loc="upper right", fontsize=9)
+    return figure
+
+
+def _binned_rms(values_of, edges, samples: int, rng):
+    import numpy as np
+
+    rms = []
+    for low, high in zip(edges[:-1], edges[1:], strict=True):
+        offsets = np.round(rng.uniform(low, high, samples))
+        rms.append(np.sqrt(np.mean(values_of(offsets) ** 2)))
+    return np.array(rms)
+
+
+def decay_law_figure(base: float = 1e4, dims=(64, 512), seed: int = 0):
+    """Figure: (a) the integral and its two regimes, (b) the sums' floor 1/sqrt(d)."""
+    import numpy as np
+
+    from . import core
+
+    figure, (left, right) = new_figure(10.0, 3.9, ncols=2)
+    delta = np.logspace(0, 7, 4000)
+    left.semilogx(
+        delta,
+        core.decay_integral(delta, base),
+        color=PALETTE["black"],
+        lw=1.4,
+        label=r"exact $I(\Delta)$",
+    )
+    near = delta[delta <= base]
+    left.semilogx(
+        near,
+        core.log_law(near, base),
+        "--",
+        color=PALETTE["orange"],
+        lw=2,
+        label=r"log law $1 - (\ln\Delta + \gamma)/\ln \mathrm{base}$",
+    )
+    far = delta[delta >= base / 3]
+    envelope = core.integral_envelope(far, base)
+    left.semilogx(
+        far,
+        envelope,
+        ":",
+        color=PALETTE["blue"],
+        lw=2,
+        label=r"envelope $\pm(1+\mathrm{base})/(\Delta \ln \mathrm{base})$",
+    )
+    left.semilogx(far, -envelope, ":", color=PALETTE["blue"], lw=2)
+    zero = core.CI_FIRST_ZERO * base
+    left.axvline(zero, color=PALETTE["purple"], lw=1)
+    left.annotate(
+        f"first zero\n≈ 0.6165·base\n= {zero:,.0f}",
+        (zero, 0.7),
+        xytext=(8, 0),
+        textcoords="offset points",
+        fontsize=9,
+        color=PALETTE["purple"],
+    )
+    left.axhline(0, color="#888888", lw=0.6)
+    left.set_ylim(-0.25, 1.05)
+    left.set_xlabel(r"offset $\Delta$ (log scale)")
+    left.set_ylabel(r"$I(\Delta)$")
+    left.set_title(f"(a) the integral, base = {base:g}")
+    left.legend(frameon=False, fontsize=8, loc="lower left")
+
+    rng = np.random.default_rng(seed)
+    edges = np.logspace(0, 8, 41)
+    centres = np.sqrt(edges[:-1] * edges[1:])
+    colours = [PALETTE["vermillion"], PALETTE["green"]]
+    for d, colour in zip(dims, colours, strict=True):
+        rms = _binned_rms(
+            lambda x, d=d: core.inner_product(x, d, base) / (d / 2), edges, 400, rng
+        )
+        right.loglog(centres, rms, "o-", ms=3, color=colour, label=f"sum, d = {d}")
+        right.axhline(1 / np.sqrt(d), color=colour, ls="--", lw=1)
+        right.annotate(
+            rf"$1/\sqrt{{{d}}}$",
+            (1.5, 1 / np.sqrt(d)),
+            xytext=(0, 3),
+            textcoords="offset points",
+            color=colour,
+            fontsize=9,
+        )
+    rms_integral = _binned_rms(lambda x: core.decay_integral(x, base), edges, 400, rng)
+    right.loglog(
+        centres, rms_integral, color=PALETTE["black"], lw=1.4, label="integral"
+    )
+    right.set_ylim(1e-5, 1.5)
+    right.set_xlabel(r"offset $\Delta$ (log scale)")
+    right.set_ylabel(r"rms over offsets near $\Delta$")
+    right.set_title("(b) the sums stop decaying at 1/√d")
+    right.legend(frameon=False, fontsize=8, loc="lower left")
+    return figure
+
+
+def aliasing_figure(cases=((64, 1e4), (256, 1e4), (1024, 1e4), (256, 1e2), (256, 1e6))):
+    """Figure: the sum's error after the endpoint correction, against Delta / Delta*.
+
+    Binned rms of sum/(d/2) - I - (cos Delta - cos(Delta/base))/d, times sqrt(d).
+    """
+    import numpy as np
+
+    from . import core
+
+    figure, ax = new_figure(7.0, 3.8)
+    colours = [PALETTE[c] for c in ("blue", "orange", "green", "vermillion", "purple")]
+    markers = "osD^v"
+    for (d, base), colour, marker in zip(cases, colours, markers, strict=True):
+        star = core.aliasing_offset(d, base)
+        offsets = np.arange(1, int(30 * star))
+        error = (
+            core.inner_product(offsets, d, base) / (d / 2)
+            - core.decay_integral(offsets, base)
+            - (np.cos(offsets) - np.cos(offsets / base)) / d
+        )
+        edges = np.logspace(np.log10(1.0), np.log10(offsets[-1]), 36)
+        index = np.digitize(offsets, edges)
+        rms = np.array(
+            [
+                np.sqrt(np.mean(error[index == k] ** 2))
+                if np.any(index == k)
+                else np.nan
+                for k in range(1, len(edges))
+            ]
+        )
+        centres = np.sqrt(edges[:-1] * edges[1:]) / star
+        ax.loglog(
+            centres,
+            rms * np.sqrt(d),
+            marker + "-",
+            ms=3,
+            color=colour,
+            lw=1,
+            label=f"d = {d}, base = {base:g}",
+        )
+    ax.axvline(1, color=PALETTE["black"], lw=1, ls="--")
+    ax.annotate(
+        r"$\Delta = \Delta^*$", (1, 2e-3), xytext=(5, 0), textcoords="offset points"
+    )
+    ax.set_xlabel(r"offset relative to the aliasing offset, $\Delta / \Delta^*$")
+    ax.set_ylabel(r"rms error $\times \sqrt{d}$")
+    ax.set_ylim(1e-3, 3)
+    ax.legend(frameon=False, fontsize=8, loc="upper left")
+    return figure
+
+
+SCHEDULE_LABELS = {
+    "exponential": r"$\mathrm{base}^{-t}$",
+    "linear": r"$t$",
+    "square": r"$t^2$",
+    "sqrt": r"$\sqrt{t}$",
+}
+
+
+def schedules_figure():
+    """Figure: the integral for several schedules theta_t, short and long range."""
+    import numpy as np
+
+    from . import core
+
+    lines = [
+        ("exponential", 1e2, PALETTE["sky"], "-"),
+        ("exponential", 1e3, PALETTE["blue"], "-"),
+        ("exponential", 1e4, PALETTE["black"], "-"),
+        ("exponential", 1e5, PALETTE["green"], "-"),
+        ("linear", None, PALETTE["vermillion"], "--"),
+        ("square", None, PALETTE["orange"], "-."),
+        ("sqrt", None, PALETTE["purple"], ":"),
+    ]
+    figure, axes = new_figure(10.0, 3.8, ncols=2, sharey=True)
+    for ax, delta_max, title in zip(
+        axes, (128, 10000), ("(a) short range", "(b) long range"), strict=True
+    ):
+        delta = np.linspace(0, delta_max, 4001)
+        for schedule, base, colour, style in lines:
+            label = SCHEDULE_LABELS[schedule]
+            if base is not None:
+                label = rf"$(10^{{{int(np.log10(base))}}})^{{-t}}$"
+            ax.plot(
+                delta,
+                core.schedule_integral(delta, schedule, base or 1e4),
+                style,
+                color=colour,
+                lw=1.4,
+                label=label,
+            )
+        ax.axhline(0, color="#888888", lw=0.6)
+        ax.set_xlim(0, delta_max)
+        ax.set_xlabel(r"offset $\Delta$")
+        ax.set_title(title)
+    axes[0].set_ylabel(r"$\int_0^1 \cos(\Delta\,\theta_t)\,dt$")
+    axes[1].legend(frameon=False, fontsize=9, title=r"$\theta_t$", ncol=2)
     return figure

@@ -43,6 +43,8 @@ __all__ = [
     "EXPLORERS",
     "EncodingExplorer",
     "ClockExplorer",
+    "DecayExplorer",
+    "ScheduleExplorer",
     "D_CHOICES",
     "BASE_CHOICES",
 ]
@@ -163,7 +165,7 @@ class Explorer:
             self._background = self.canvas.copy_from_bbox(self.figure.bbox)
         else:
             self.canvas.restore_region(self._background)
-        for artist in sorted(self._dynamic, key=lambda a: a.get_zorder()):
+        for artist in sorted(self._dynamic, key=_drawing_order):
             self.figure.draw_artist(artist)
         return np.asarray(self.canvas.buffer_rgba())
 
@@ -208,6 +210,13 @@ class Explorer:
         bundle["text/html"] = player_html(self)
         bundle["image/png"] = base64.b64encode(self.png()).decode("ascii")
         return bundle
+
+
+def _drawing_order(artist: Artist) -> tuple[float, int]:
+    """Matplotlib's own order: by z-order, ties broken by the axes' child order."""
+    siblings = artist.axes.get_children() if artist.axes is not None else []
+    position = siblings.index(artist) if artist in siblings else len(siblings)
+    return artist.get_zorder(), position
 
 
 # ------------------------------------------------------------------ explorers
@@ -345,5 +354,180 @@ def _subscript(number: int) -> str:
     return str(number).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
 
 
+def decay_data(d: int, base: float, delta_max: int) -> dict[str, np.ndarray]:
+    """Data of :class:`DecayExplorer`, at about 2000 integer offsets.
+
+    ``sum``: the exact inner product divided by d/2; ``integral``: its
+    continuous limit; ``envelope``: the bound (1 + base)/(delta ln base).
+    """
+    delta = np.unique(np.round(np.linspace(0, delta_max, 2001)))
+    positive = delta[delta > 0]
+    return {
+        "delta": delta,
+        "sum": core.inner_product(delta, d, base) / (d / 2),
+        "integral": core.decay_integral(delta, base),
+        "envelope_delta": positive,
+        "envelope": core.integral_envelope(positive, base),
+    }
+
+
+def _range_choice(options: tuple[int, ...], default: int) -> Choice:
+    return Choice("delta_max", "Δ up to", options, default, format=lambda v: f"{v:,}")
+
+
+class DecayExplorer(Explorer):
+    """The exact normalised sum against its integral, with the envelope and Δ*."""
+
+    description = (
+        "The normalised inner product of two encodings against their offset, as "
+        "dots, over the decay integral as a line; a dashed vertical line marks "
+        "the aliasing offset beyond which the dots scatter around the line."
+    )
+    choices = (
+        d_choice(128, (16, 32, 64, 128, 256, 512, 1024)),
+        base_choice(1e4),
+        _range_choice((128, 1024, 8192, 65536), 1024),
+    )
+
+    def build(self) -> Figure:
+        figure, ax = new_figure(7.2, 3.9)
+        (self.sum_line,) = ax.plot(
+            [],
+            [],
+            ".",
+            ms=2.5,
+            color=PALETTE["vermillion"],
+            label="exact sum g(Δ)/(d/2)",
+        )
+        (self.integral_line,) = ax.plot(
+            [], [], color=PALETTE["black"], lw=1.5, label="integral I(Δ)"
+        )
+        (self.upper,) = ax.plot(
+            [],
+            [],
+            ":",
+            color=PALETTE["blue"],
+            lw=1.8,
+            label="envelope ±(1+base)/(Δ ln base)",
+        )
+        (self.lower,) = ax.plot([], [], ":", color=PALETTE["blue"], lw=1.8)
+        self.star = ax.axvline(
+            0, color=PALETTE["green"], ls="--", lw=1.2, label="aliasing offset Δ*"
+        )
+        self.floor = ax.axhspan(
+            -0.1, 0.1, color=PALETTE["sky"], alpha=0.25, lw=0, label="noise floor ±1/√d"
+        )
+        self.dynamic(self.floor)
+        zero = ax.axhline(0, color="#888888", lw=0.6)
+        ax.set_ylim(-0.6, 1.05)
+        ax.set_xlabel("offset Δ = m − n")
+        ax.set_ylabel("normalised inner product")
+        legend = ax.legend(loc="upper right", frameon=True, framealpha=0.9, fontsize=8)
+        # drawn over the data (and the ticks) in a full redraw, so here too
+        self.dynamic(zero, legend, *ax.spines.values())
+        self.title = ax.set_title(" ")
+        self.ax = ax
+        self.dynamic(
+            self.sum_line, self.integral_line, self.upper, self.lower, self.star
+        )
+        self.dynamic(ax.xaxis, self.title)
+        return figure
+
+    def draw(self, d: int, base: float, delta_max: int) -> None:
+        data = decay_data(d, base, delta_max)
+        self.sum_line.set_data(data["delta"], data["sum"])
+        self.integral_line.set_data(data["delta"], data["integral"])
+        visible = data["envelope"] < 1.2
+        self.upper.set_data(data["envelope_delta"][visible], data["envelope"][visible])
+        self.lower.set_data(data["envelope_delta"][visible], -data["envelope"][visible])
+        floor = 1 / np.sqrt(d)
+        self.floor.set_y(-floor)
+        self.floor.set_height(2 * floor)
+        star = core.aliasing_offset(d, base)
+        self.star.set_xdata([star, star])
+        self.star.set_visible(star < delta_max)
+        self.ax.set_xlim(0, delta_max)
+        self.title.set_text(f"d = {d}, base = {base:g}:  Δ* = {star:,.0f}")
+
+
+def schedule_data(schedule: str, d: int, delta_max: int) -> dict[str, np.ndarray]:
+    """Data of :class:`ScheduleExplorer` (base 10^4 for the exponential schedule)."""
+    delta = np.unique(np.round(np.linspace(0, delta_max, 2001)))
+    theta = core.schedule_frequencies(d, schedule, 1e4)
+    return {
+        "delta": delta,
+        "sum": np.cos(delta[:, None] * theta).sum(axis=1) / (d / 2),
+        "integral": core.schedule_integral(delta, schedule, 1e4),
+        "paper": core.decay_integral(delta, 1e4),
+    }
+
+
+_SCHEDULE_NAMES = {
+    "exponential": "θ_t = 10000^(−t) (the paper)",
+    "linear": "θ_t = t",
+    "square": "θ_t = t²",
+    "sqrt": "θ_t = √t",
+}
+
+
+class ScheduleExplorer(Explorer):
+    """Other frequency schedules: their exact sum and integral, against the paper's."""
+
+    description = (
+        "For a chosen frequency schedule, the normalised sum of cosines as dots "
+        "and its integral as a line, with the paper's integral in grey for "
+        "comparison."
+    )
+    choices = (
+        Choice(
+            "schedule",
+            "θ_t",
+            core.SCHEDULES,
+            "linear",
+            format=lambda name: _SCHEDULE_NAMES[name].split(" (")[0],
+        ),
+        d_choice(256, (64, 256, 1024)),
+        _range_choice((128, 1024, 8192), 128),
+    )
+
+    def build(self) -> Figure:
+        figure, ax = new_figure(7.2, 3.9)
+        (self.paper,) = ax.plot(
+            [], [], color="#aaaaaa", lw=2.5, label="paper's integral, 10000^(−t)"
+        )
+        (self.sum_line,) = ax.plot(
+            [], [], ".", ms=2.5, color=PALETTE["vermillion"], label="exact sum / (d/2)"
+        )
+        (self.integral_line,) = ax.plot(
+            [], [], color=PALETTE["blue"], lw=1.5, label="integral of the schedule"
+        )
+        zero = ax.axhline(0, color="#888888", lw=0.6)
+        ax.set_ylim(-0.65, 1.05)
+        ax.set_xlabel("offset Δ = m − n")
+        ax.set_ylabel("normalised inner product")
+        legend = ax.legend(loc="upper right", frameon=True, framealpha=0.9, fontsize=8)
+        # drawn over the data (and the ticks) in a full redraw, so here too
+        self.dynamic(zero, legend, *ax.spines.values())
+        self.title = ax.set_title(" ")
+        self.ax = ax
+        self.dynamic(
+            self.paper, self.sum_line, self.integral_line, ax.xaxis, self.title
+        )
+        return figure
+
+    def draw(self, schedule: str, d: int, delta_max: int) -> None:
+        data = schedule_data(schedule, d, delta_max)
+        self.paper.set_data(data["delta"], data["paper"])
+        self.sum_line.set_data(data["delta"], data["sum"])
+        self.integral_line.set_data(data["delta"], data["integral"])
+        self.ax.set_xlim(0, delta_max)
+        self.title.set_text(f"{_SCHEDULE_NAMES[schedule]}, d = {d}")
+
+
 #: Every explorer of the book, for the benchmark and the static site.
-EXPLORERS: tuple[type[Explorer], ...] = (EncodingExplorer, ClockExplorer)
+EXPLORERS: tuple[type[Explorer], ...] = (
+    EncodingExplorer,
+    ClockExplorer,
+    DecayExplorer,
+    ScheduleExplorer,
+)

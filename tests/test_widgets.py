@@ -182,3 +182,43 @@ def test_clock_hands_are_the_cosine_first_encoding():
     p = posenc.encoding(7, 8, 100.0)
     np.testing.assert_array_equal(tips[:, 0], p[1::2])  # cosines
     np.testing.assert_array_equal(tips[:, 1], p[0::2])  # sines
+
+
+# ------------------------------------------------------------- decay explorers
+
+
+@pytest.mark.parametrize("d, base, delta_max", [(16, 10.0, 128), (512, 1e4, 65536)])
+def test_decay_explorer_plots_sum_integral_envelope_and_offsets(d, base, delta_max):
+    explorer = widgets.DecayExplorer()
+    explorer.update(d=d, base=base, delta_max=delta_max)
+    delta, plotted_sum = explorer.sum_line.get_data()
+    assert delta[0] == 0 and delta[-1] == delta_max and np.all(delta == np.round(delta))
+    np.testing.assert_allclose(
+        plotted_sum, posenc.inner_product(delta, d, base) / (d / 2)
+    )
+    _, plotted_integral = explorer.integral_line.get_data()
+    np.testing.assert_allclose(plotted_integral, posenc.decay_integral(delta, base))
+    upper_delta, upper = explorer.upper.get_data()
+    np.testing.assert_allclose(upper, posenc.core.integral_envelope(upper_delta, base))
+    np.testing.assert_allclose(-explorer.lower.get_data()[1], upper)
+    star = posenc.core.aliasing_offset(d, base)
+    assert explorer.star.get_xdata()[0] == star
+    assert explorer.floor.get_height() == pytest.approx(2 / np.sqrt(d))
+    assert explorer.ax.get_xlim() == (0, delta_max)
+
+
+@pytest.mark.parametrize("schedule", posenc.core.SCHEDULES)
+def test_schedule_explorer_plots_the_chosen_schedule(schedule):
+    explorer = widgets.ScheduleExplorer()
+    explorer.update(schedule=schedule, d=64, delta_max=1024)
+    delta, plotted_sum = explorer.sum_line.get_data()
+    theta = posenc.core.schedule_frequencies(64, schedule, 1e4)
+    expected = np.cos(np.multiply.outer(delta, theta)).sum(axis=1) / 32
+    np.testing.assert_allclose(plotted_sum, expected, atol=1e-12)
+    np.testing.assert_allclose(
+        explorer.integral_line.get_data()[1],
+        posenc.core.schedule_integral(delta, schedule, 1e4),
+    )
+    np.testing.assert_allclose(
+        explorer.paper.get_data()[1], posenc.decay_integral(delta)
+    )
