@@ -1,7 +1,8 @@
 # The two commands of the README:
 #   make book   creates .venv, installs the pinned requirements, builds the book
 #   make test   runs the whole test suite (lint, unit, notebooks, build)
-# Other targets: make lab, make bench, make lock, make clean.
+# Other targets: make pdf, make bench, make site-test, make lab, make lock,
+# make clean.
 
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
@@ -12,8 +13,11 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 BUILD := $(BIN)/jupyter-book build . -W -n --keep-going
+LINTED := posenc tests benchmarks _ext scripts
+# Where `make pdf` builds the one-page book: $(PDF_ROOT)/_build/singlehtml.
+PDF_ROOT ?= .
 
-.PHONY: book test lab bench lock clean
+.PHONY: book test site-test pdf lab bench lock clean
 
 # The virtual environment, rebuilt whenever the pins change.
 $(INSTALLED): requirements.txt pyproject.toml
@@ -30,16 +34,28 @@ book: $(INSTALLED)
 	@echo "    file://$(CURDIR)/_build/html/index.html"
 
 test: $(INSTALLED)
-	$(BIN)/ruff check posenc tests benchmarks _ext
-	$(BIN)/ruff format --check posenc tests benchmarks _ext
+	$(BIN)/ruff check $(LINTED)
+	$(BIN)/ruff format --check $(LINTED)
 	$(BUILD)
 	$(BIN)/pytest tests book --nbval-lax
+
+# Only the browser tests of the built site (POSENC_SITE, else _build/html).
+site-test: $(INSTALLED)
+	$(BIN)/pytest tests/test_site.py
+
+# The whole book as one PDF: a one-page HTML build, printed by Chromium once
+# MathJax has typeset it.
+pdf: $(INSTALLED)
+	$(BIN)/jupyter-book build . --builder singlehtml --path-output $(PDF_ROOT) -n --keep-going
+	$(BIN)/python scripts/print_pdf.py $(PDF_ROOT)/_build/singlehtml $(PDF_ROOT)/_build/book.pdf
 
 lab: $(INSTALLED)
 	$(BIN)/jupyter lab book/
 
+# Measurements, not tests: build times, slider latency, page weight, MathJax.
+# BENCH_FLAGS=--skip-tests leaves out the (slow) timing of the test suite.
 bench: $(INSTALLED)
-	$(BIN)/python benchmarks/run.py
+	$(BIN)/python benchmarks/run.py $(BENCH_FLAGS)
 
 # Re-pin every package from requirements.in in a throw-away environment.
 lock:

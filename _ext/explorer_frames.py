@@ -48,6 +48,9 @@ STATIC = Path(__file__).resolve().parent / "static"
 CACHE_DIR = ".posenc-frames"
 STATS = "stats.json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+#: Builders that get frames and the player script. The one-page build of
+#: ``make pdf`` (singlehtml) is for print: its players show the static figure.
+PLAYER_BUILDERS = {"html", "dirhtml"}
 
 
 def worker_count() -> int:
@@ -170,7 +173,7 @@ def track_sources(app: Sphinx, config) -> None:
 
 
 def start_rendering(app: Sphinx) -> None:
-    if app.builder.format != "html":
+    if app.builder.name not in PLAYER_BUILDERS:
         return
     job = FrameJob(Path(app.outdir).parent / CACHE_DIR, frames_key())
     job.cache.mkdir(parents=True, exist_ok=True)
@@ -205,8 +208,10 @@ def add_page_assets(app: Sphinx, pagename: str, templatename, context, doctree):
     scripts = context.get("script_files")
     if scripts is not None:
         scripts[:] = [js for js in scripts if _attrs(js).get("type") != WIDGET_STATE]
-    if "posenc-player" in context.get("body", ""):
-        app.add_css_file("posenc-player.css")
+    if "posenc-player" not in context.get("body", ""):
+        return
+    app.add_css_file("posenc-player.css")
+    if app.builder.name in PLAYER_BUILDERS:
         app.add_js_file(
             "posenc-player.js", defer="defer", **{"data-frames-key": frames_key()}
         )

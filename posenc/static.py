@@ -58,8 +58,8 @@ NOTE_LIVE = (
 #: Shown under a player without JavaScript, and in print: ``{values}`` is
 #: replaced by the values the figure shows.
 NOTE_STATIC = (
-    "Figure for {values}. Open this chapter as a notebook, or this page with "
-    "JavaScript on, to move the sliders."
+    "Figure for {values}. Its sliders work on the book's website (with "
+    "JavaScript on) and, live, in this chapter's notebook."
 )
 
 _PACKAGE = Path(__file__).resolve().parent
