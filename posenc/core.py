@@ -39,6 +39,8 @@ __all__ = [
     "schedule_integral",
     "shift_matrix",
     "rotate",
+    "cross_terms",
+    "offset_leakage",
 ]
 
 LAYOUTS = ("interleaved", "halves")
@@ -400,3 +402,53 @@ def rotate(
     out[..., 0::2] = even * cos - odd * sin
     out[..., 1::2] = even * sin + odd * cos
     return out
+
+
+# ------------------------------------------------------------ general H
+
+
+def cross_terms(
+    h: ArrayLike, positions: ArrayLike, base: float = 10000.0
+) -> NDArray[np.float64]:
+    r"""The matrix of cross terms :math:`C_{mn} = p_m^\top H\, p_n`.
+
+    ``h`` is the (d, d) matrix :math:`H` (paper layout, interleaved);
+    ``positions`` a 1-D array of positions. With :math:`H = I` this is the
+    Gram matrix :math:`g(m - n)`. Derived in the chapter "When H is not the
+    identity".
+    """
+    h = check_finite(h, "h")
+    if h.ndim != 2 or h.shape[0] != h.shape[1]:
+        raise ValueError(f"h must be a square matrix, got shape {h.shape}")
+    table = encoding(positions, h.shape[0], base)
+    if table.ndim != 2:
+        raise ValueError("positions must be a 1-D array of positions")
+    return table @ h @ table.T
+
+
+def offset_leakage(c: ArrayLike) -> float:
+    r"""The share of a cross-term matrix that is *not* a function of the offset.
+
+    For a square matrix :math:`C_{mn}` over positions :math:`0, \dots, L-1`,
+    let :math:`\bar C(\Delta)` be the mean of :math:`C` along the diagonal
+    :math:`m - n = \Delta`. The leakage is
+
+    .. math:: \frac{\sum_{m,n} (C_{mn} - \bar C(m - n))^2}
+                    {\sum_{m,n} (C_{mn} - \bar C)^2}
+
+    (:math:`\bar C`: the mean of all entries): 0 when :math:`C` depends on
+    :math:`m - n` alone (a Toeplitz matrix), 1 when the offset explains
+    nothing. Derived in the chapter "When H is not the identity".
+    """
+    c = check_finite(c, "c")
+    if c.ndim != 2 or c.shape[0] != c.shape[1]:
+        raise ValueError(f"c must be a square matrix, got shape {c.shape}")
+    size = c.shape[0]
+    offsets = np.subtract.outer(np.arange(size), np.arange(size)) + size - 1
+    sums = np.bincount(offsets.ravel(), weights=c.ravel(), minlength=2 * size - 1)
+    counts = np.bincount(offsets.ravel(), minlength=2 * size - 1)
+    along_offset = (sums / counts)[offsets]
+    total = np.sum((c - c.mean()) ** 2)
+    if total == 0:
+        return 0.0
+    return float(np.sum((c - along_offset) ** 2) / total)

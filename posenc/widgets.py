@@ -45,6 +45,7 @@ __all__ = [
     "ClockExplorer",
     "DecayExplorer",
     "ScheduleExplorer",
+    "CrossTermExplorer",
     "D_CHOICES",
     "BASE_CHOICES",
 ]
@@ -524,10 +525,81 @@ class ScheduleExplorer(Explorer):
         self.title.set_text(f"{_SCHEDULE_NAMES[schedule]}, d = {d}")
 
 
+def cross_term_data(kind: str, strength: float, d: int, length: int) -> dict:
+    """Data of :class:`CrossTermExplorer`.
+
+    ``c``: the cross terms p_m^T H p_n scaled to max |C| = 1; ``residual``: the
+    scaled C minus its mean along each diagonal m - n = const (zero when C
+    depends on the offset alone); ``leakage``: :func:`posenc.core.offset_leakage`.
+    """
+    from .plots import perturbation
+
+    h = perturbation(kind, strength, d)
+    c = core.cross_terms(h, np.arange(length))
+    c = c / np.abs(c).max()
+    offsets = np.subtract.outer(np.arange(length), np.arange(length)) + length - 1
+    sums = np.bincount(offsets.ravel(), weights=c.ravel())
+    means = sums / np.bincount(offsets.ravel())
+    return {
+        "c": c,
+        "residual": c - means[offsets],
+        "leakage": core.offset_leakage(c),
+    }
+
+
+class CrossTermExplorer(Explorer):
+    """The cross terms p_m^T H p_n, and what the offset m - n does not explain."""
+
+    description = (
+        "Two heat maps over positions m and n. Left, the cross term, constant "
+        "along every diagonal when H is the identity. Right, what remains after "
+        "subtracting the mean of each diagonal: blank for the identity, "
+        "increasingly patterned as the perturbation grows."
+    )
+    choices = (
+        Choice(
+            "kind",
+            "E",
+            ("full", "diagonal", "rotation blocks"),
+            "full",
+            format=lambda k: {"full": "dense", "diagonal": "diagonal"}.get(k, "aI+bJ"),
+        ),
+        Choice("strength", "ε", (0.0, 0.1, 0.3, 1.0, 3.0), 0.3),
+    )
+    d: ClassVar[int] = 64
+    length: ClassVar[int] = 64
+
+    def build(self) -> Figure:
+        figure, (left, right) = new_figure(8.4, 4.0, ncols=2)
+        blank = np.zeros((self.length, self.length))
+        self.image = left.imshow(blank, cmap=DIVERGING, vmin=-1, vmax=1)
+        self.residual = right.imshow(blank, cmap=DIVERGING, vmin=-0.3, vmax=0.3)
+        for ax, image, label in [
+            (left, self.image, "p_mᵀ H p_n  /  max |·|"),
+            (right, self.residual, "minus its mean along m − n"),
+        ]:
+            figure.colorbar(image, ax=ax, shrink=0.8, location="bottom", label=label)
+            ax.set_xlabel("position n")
+            ax.set_ylabel("position m")
+            ax.grid(False)
+            self.dynamic(*ax.spines.values())
+        left.set_title("cross term", fontsize=10)
+        self.title = right.set_title(" ", fontsize=10)
+        self.dynamic(self.image, self.residual, self.title)
+        return figure
+
+    def draw(self, kind: str, strength: float) -> None:
+        data = cross_term_data(kind, strength, self.d, self.length)
+        self.image.set_data(data["c"])
+        self.residual.set_data(data["residual"])
+        self.title.set_text(f"not explained by the offset: {data['leakage']:.1%}")
+
+
 #: Every explorer of the book, for the benchmark and the static site.
 EXPLORERS: tuple[type[Explorer], ...] = (
     EncodingExplorer,
     ClockExplorer,
     DecayExplorer,
     ScheduleExplorer,
+    CrossTermExplorer,
 )

@@ -476,3 +476,54 @@ def test_envelope_is_sharp_far_beyond_base():
         delta, 1e4
     )
     assert ratio.max() > 0.97
+
+
+# ------------------------------------------------------------------ general H
+
+
+def test_cross_terms_with_identity_are_the_inner_products():
+    positions = np.arange(20)
+    gram = posenc.inner_product(np.subtract.outer(positions, positions), 16, 100.0)
+    np.testing.assert_allclose(
+        core.cross_terms(np.eye(16), positions, 100.0), gram, atol=1e-12
+    )
+
+
+def test_offset_leakage_is_zero_exactly_for_offset_functions():
+    rng = np.random.default_rng(0)
+    values = rng.normal(size=39)  # one value per offset -19 ... 19
+    toeplitz = values[np.subtract.outer(np.arange(20), np.arange(20)) + 19]
+    assert core.offset_leakage(toeplitz) < 1e-28
+    assert core.offset_leakage(rng.normal(size=(20, 20))) > 0.5
+    assert core.offset_leakage(np.ones((5, 5))) == 0.0
+
+
+def test_rotation_blocks_keep_the_cross_term_relative():
+    rng = np.random.default_rng(1)
+    blocks = np.zeros((8, 8))
+    for i in range(4):
+        a, b = rng.normal(size=2)
+        blocks[2 * i : 2 * i + 2, 2 * i : 2 * i + 2] = [[a, -b], [b, a]]
+    positions = np.arange(30)
+    assert core.offset_leakage(core.cross_terms(blocks, positions)) < 1e-25
+    unequal = np.diag([1.0, 2.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0])
+    assert core.offset_leakage(core.cross_terms(unequal, positions)) > 1e-4
+
+
+def test_general_h_rejects_bad_shapes():
+    with pytest.raises(ValueError, match="^h must be a square matrix"):
+        core.cross_terms(np.ones((4, 2)), [0, 1])
+    with pytest.raises(ValueError, match="^c must be a square matrix"):
+        core.offset_leakage(np.ones((3, 2)))
+    with pytest.raises(ValueError, match="^positions must be a 1-D array"):
+        core.cross_terms(np.eye(4), 3.0)
+
+
+def test_cross_terms_entry_by_entry_for_a_non_symmetric_h():
+    h = np.random.default_rng(2).normal(size=(6, 6))
+    positions = [0.0, 3.0, 7.5]
+    c = core.cross_terms(h, positions, 50.0)
+    for row, m in enumerate(positions):
+        for col, n in enumerate(positions):
+            expected = posenc.encoding(m, 6, 50.0) @ h @ posenc.encoding(n, 6, 50.0)
+            assert c[row, col] == pytest.approx(expected, abs=1e-12)

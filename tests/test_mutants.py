@@ -70,6 +70,14 @@ MUTANTS = {
     ),
     "envelope with log10": ("(delta * math.log(base))", "(delta * math.log10(base))"),
     "aliasing offset with 1/d": ("base ** (-2.0 / d))", "base ** (-1.0 / d))"),
+    "cross terms with H transposed": (
+        "return table @ h @ table.T",
+        "return table @ h.T @ table.T",
+    ),
+    "leakage against the overall mean": (
+        "np.sum((c - along_offset) ** 2) / total",
+        "np.sum((c - c.mean()) ** 2) / total",
+    ),
 }
 
 

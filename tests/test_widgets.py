@@ -222,3 +222,23 @@ def test_schedule_explorer_plots_the_chosen_schedule(schedule):
     np.testing.assert_allclose(
         explorer.paper.get_data()[1], posenc.decay_integral(delta)
     )
+
+
+# -------------------------------------------------------------- cross terms
+
+
+@pytest.mark.parametrize("kind", ["full", "diagonal", "rotation blocks"])
+@pytest.mark.parametrize("strength", [0.0, 1.0])
+def test_cross_term_explorer_shows_c_and_its_offset_residual(kind, strength):
+    explorer = widgets.CrossTermExplorer()
+    explorer.update(kind=kind, strength=strength)
+    h = posenc.plots.perturbation(kind, strength, 64)
+    c = posenc.core.cross_terms(h, np.arange(64))
+    np.testing.assert_allclose(explorer.image.get_array(), c / np.abs(c).max())
+    residual = np.asarray(explorer.residual.get_array())
+    if strength == 0.0 or kind == "rotation blocks":
+        assert np.abs(residual).max() < 1e-12
+    else:
+        assert np.abs(residual).max() > 1e-3
+    leakage = posenc.core.offset_leakage(c)
+    assert f"{leakage:.1%}" in explorer.title.get_text()
