@@ -9,11 +9,14 @@ After an HTML build this extension copies the part of it a browser needs into
 
 It also gives the site a favicon and the theme a default colour mode, and
 writes each script tag once, so a page makes no request that fails and logs
-no error (see :func:`quiet_pages` and :func:`unique_scripts`).
+no error (see :func:`quiet_pages` and :func:`unique_scripts`); and it drops
+the theme's 1.5 MB icon script, which the theme's style sheet makes
+redundant (see :func:`drop_icon_script`).
 """
 
 from __future__ import annotations
 
+import re
 import shutil
 from importlib import resources
 from pathlib import Path
@@ -93,8 +96,29 @@ def unique_scripts(app, pagename, templatename, context, doctree) -> None:
     scripts[:] = unique
 
 
+#: The theme's Font Awesome script: every icon as JavaScript (1.5 MB), to turn
+#: ``<i class="fa-...">`` into inline SVG. The theme's CSS already draws those
+#: icons with Font Awesome's web font (156 kB, and only the style in use),
+#: so the script only doubles the heaviest download of every page.
+ICON_SCRIPT = re.compile(
+    r'[ \t]*<script defer src="[^"]*_static/scripts/fontawesome\.js[^"]*"></script>\n?'
+)
+
+
+def drop_icon_script(app, exception) -> None:
+    """Remove the icon script from every page written."""
+    if exception is not None or app.builder.format != "html":
+        return
+    for page in Path(app.outdir).rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        lean = ICON_SCRIPT.sub("", text)
+        if lean != text:
+            page.write_text(lean, encoding="utf-8")
+
+
 def setup(app):
     app.connect("config-inited", quiet_pages)
     app.connect("html-page-context", unique_scripts, priority=900)
     app.connect("build-finished", copy_mathjax)
+    app.connect("build-finished", drop_icon_script)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -9,6 +9,7 @@ Python package ``playwright``; ``playwright install`` is never needed.
 from __future__ import annotations
 
 import functools
+import gzip
 import os
 import re
 import threading
@@ -52,9 +53,43 @@ def is_redirect(site: Path, page: str) -> bool:
     return bool(_REDIRECT.search((site / page).read_text(errors="replace")[:2000]))
 
 
+#: Files a web host sends gzip-compressed (fonts and pictures are compressed
+#: already).
+COMPRESSIBLE = {".html", ".js", ".css", ".json", ".svg", ".txt", ".map", ".inv"}
+
+
+@functools.lru_cache(maxsize=512)
+def _gzipped(path: Path, mtime: float) -> bytes:
+    return gzip.compress(path.read_bytes(), compresslevel=6, mtime=0)
+
+
 class _QuietHandler(SimpleHTTPRequestHandler):
+    """Serves files as a static web host does, gzip-compressed if asked for."""
+
+    compress = True
+
     def log_message(self, format, *args) -> None:  # noqa: A002 (stdlib name)
         pass
+
+    def do_GET(self) -> None:
+        path = Path(self.translate_path(self.path))
+        accepts = "gzip" in self.headers.get("Accept-Encoding", "")
+        if not (self.compress and accepts and path.suffix in COMPRESSIBLE):
+            return super().do_GET()
+        if not path.is_file():
+            return super().do_GET()
+        body = _gzipped(path, path.stat().st_mtime)
+        self.send_response(200)
+        self.send_header("Content-Type", self.guess_type(str(path)))
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Vary", "Accept-Encoding")
+        self.end_headers()
+        self.wfile.write(body)
+
+
+class _PlainHandler(_QuietHandler):
+    compress = False
 
 
 class _Server(ThreadingHTTPServer):
@@ -65,9 +100,14 @@ class _Server(ThreadingHTTPServer):
 
 
 @contextmanager
-def serve(directory: Path) -> Iterator[str]:
-    """Serve ``directory`` on 127.0.0.1 (a free port) in a thread; yield its URL."""
-    handler = functools.partial(_QuietHandler, directory=str(directory))
+def serve(directory: Path, compress: bool = True) -> Iterator[str]:
+    """Serve ``directory`` on 127.0.0.1 (a free port) in a thread; yield its URL.
+
+    Text files go gzip-compressed to a browser that accepts it, as from any
+    static web host; ``compress=False`` sends every file as it is on disk.
+    """
+    kind = _QuietHandler if compress else _PlainHandler
+    handler = functools.partial(kind, directory=str(directory))
     server = _Server(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
