@@ -41,6 +41,7 @@ __all__ = [
     "rotate",
     "cross_terms",
     "offset_leakage",
+    "column_fit",
 ]
 
 LAYOUTS = ("interleaved", "halves")
@@ -452,3 +453,35 @@ def offset_leakage(c: ArrayLike) -> float:
     if total == 0:
         return 0.0
     return float(np.sum((c - along_offset) ** 2) / total)
+
+
+# ------------------------------------------------------------ shifts
+
+
+def column_fit(
+    k: float, d: int, base: float = 10000.0, positions: ArrayLike | None = None
+) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+    r"""Fit each column of :math:`p_{t+k}` on the same column of :math:`p_t`.
+
+    For every column :math:`j`, fits :math:`p_{t+k,j} \approx \alpha_j p_{t,j} +
+    \beta_j` over ``positions`` (default :math:`0, \dots, 19999`) and returns
+    ``(alpha, beta, r_squared)``, each of shape ``(d,)``. This is the
+    misconception that a shift acts on each coordinate separately; over many
+    full periods :math:`R^2_j \to \cos^2(k\theta_i)` for both columns of pair
+    :math:`i`. Derived in the chapter "A shift is a rotation".
+    """
+    if positions is None:
+        positions = np.arange(20000)
+    offset = check_finite(k, "k")
+    if offset.ndim != 0:
+        raise ValueError(f"k must be a single real number, got shape {offset.shape}")
+    now = encoding(positions, d, base)
+    later = encoding(check_finite(positions, "positions") + float(offset), d, base)
+    now_c, later_c = now - now.mean(axis=0), later - later.mean(axis=0)
+    covariance = np.sum(now_c * later_c, axis=0)
+    variance_now = np.sum(now_c**2, axis=0)
+    variance_later = np.sum(later_c**2, axis=0)
+    alpha = covariance / variance_now
+    beta = later.mean(axis=0) - alpha * now.mean(axis=0)
+    r_squared = covariance**2 / (variance_now * variance_later)
+    return alpha, beta, r_squared

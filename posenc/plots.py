@@ -469,3 +469,48 @@ def leakage_figure(d: int = 64, length: int = 64, seeds: int = 5):
         color=PALETTE["green"],
     )
     return figure
+
+
+# ------------------------------------------------- chapter "a shift is a rotation"
+
+
+def column_fit_figure(d: int = 64, base: float = 1e4, ks=(1, 2, 3, 5, 10, 30, 100)):
+    """Figure: R^2 of the per-column linear fit of p_{t+k} on p_t against k theta_i.
+
+    Every column of every k is one point, at k theta_i reduced modulo pi; the
+    curve is cos^2. Used in the chapter "A shift is a rotation".
+    """
+    import numpy as np
+
+    from . import core
+
+    figure, ax = new_figure(7.0, 3.6)
+    theta = np.repeat(core.frequencies(d, base), 2)
+    markers = "os^Dv<>"
+    colours = [
+        PALETTE[c]
+        for c in ("blue", "orange", "green", "vermillion", "sky", "purple", "black")
+    ]
+    for k, marker, colour in zip(ks, markers, colours, strict=False):
+        _, _, r_squared = core.column_fit(k, d, base)
+        ax.plot(
+            np.mod(k * theta, np.pi),
+            r_squared,
+            marker,
+            color=colour,
+            ms=4,
+            alpha=0.8,
+            label=f"k = {k}",
+        )
+    phase = np.linspace(0, np.pi, 400)
+    ax.plot(
+        phase, np.cos(phase) ** 2, color="#555555", lw=1.2, label=r"$\cos^2(k\theta_i)$"
+    )
+    ax.set_xticks(
+        [0, np.pi / 4, np.pi / 2, 3 * np.pi / 4, np.pi],
+        ["0", "π/4", "π/2", "3π/4", "π"],
+    )
+    ax.set_xlabel(r"$k\,\theta_i$ modulo $\pi$")
+    ax.set_ylabel(r"$R^2$ of the per-column fit")
+    ax.legend(frameon=False, fontsize=8, ncol=2, loc="upper center")
+    return figure

@@ -46,6 +46,7 @@ __all__ = [
     "DecayExplorer",
     "ScheduleExplorer",
     "CrossTermExplorer",
+    "ShiftExplorer",
     "D_CHOICES",
     "BASE_CHOICES",
 ]
@@ -595,6 +596,78 @@ class CrossTermExplorer(Explorer):
         self.title.set_text(f"not explained by the offset: {data['leakage']:.1%}")
 
 
+def shift_scatter(k: int, pair: int, d: int, base: float, count: int) -> dict:
+    """Data of :class:`ShiftExplorer`: the sine column of one pair at t and t + k.
+
+    ``x`` = p_{t,2i}, ``y`` = p_{t+k,2i} for t = 0 ... count-1, and the
+    least-squares line y = alpha x + beta with its R^2 (from
+    :func:`posenc.core.column_fit` over the same positions).
+    """
+    positions = np.arange(count)
+    alpha, beta, r_squared = core.column_fit(k, d, base, positions)
+    column = 2 * pair
+    return {
+        "x": core.encoding(positions, d, base)[:, column],
+        "y": core.encoding(positions + k, d, base)[:, column],
+        "alpha": alpha[column],
+        "beta": beta[column],
+        "r_squared": r_squared[column],
+        "angle": k * core.frequencies(d, base)[pair],
+    }
+
+
+class ShiftExplorer(Explorer):
+    """One coordinate of p_{t+k} against the same coordinate of p_t: an ellipse."""
+
+    description = (
+        "Scatter of the sine coordinate of one frequency pair at position t + k "
+        "against the same coordinate at position t: the points trace an "
+        "ellipse, with the best straight-line fit drawn through it."
+    )
+    choices = (
+        Choice("k", "shift k", (0, 1, 2, 3, 5, 10, 20, 50), 5),
+        Choice("pair", "pair i", tuple(range(8)), 0),
+    )
+    d: ClassVar[int] = 16
+    base: ClassVar[float] = 1e4
+    count: ClassVar[int] = 4000
+
+    def build(self) -> Figure:
+        figure, ax = new_figure(5.4, 4.6)
+        (self.points,) = ax.plot(
+            [],
+            [],
+            ".",
+            ms=2,
+            color=PALETTE["blue"],
+            alpha=0.5,
+            label="positions t = 0 … 3999",
+        )
+        (self.fit,) = ax.plot(
+            [], [], color=PALETTE["vermillion"], lw=2, label="best line  α·x + β"
+        )
+        ax.set_xlim(-1.1, 1.1)
+        ax.set_ylim(-1.1, 1.45)
+        ax.set_aspect("equal")
+        ax.set_xlabel(r"$p_{t,2i} = \sin t\theta_i$")
+        ax.set_ylabel(r"$p_{t+k,2i} = \sin (t+k)\theta_i$")
+        legend = ax.legend(loc="upper center", ncol=2, fontsize=8, frameon=False)
+        self.title = ax.set_title(" ", fontsize=10)
+        self.dynamic(self.points, self.fit, legend, *ax.spines.values(), self.title)
+        return figure
+
+    def draw(self, k: int, pair: int) -> None:
+        data = shift_scatter(k, pair, self.d, self.base, self.count)
+        self.points.set_data(data["x"], data["y"])
+        line = np.array([-1.0, 1.0])
+        self.fit.set_data(line, data["alpha"] * line + data["beta"])
+        self.title.set_text(
+            f"k·θ{_subscript(pair)} = {data['angle']:.3g} rad:  R² = "
+            f"{data['r_squared']:.3f},  cos²(kθ{_subscript(pair)}) = "
+            f"{np.cos(data['angle']) ** 2:.3f}"
+        )
+
+
 #: Every explorer of the book, for the benchmark and the static site.
 EXPLORERS: tuple[type[Explorer], ...] = (
     EncodingExplorer,
@@ -602,4 +675,5 @@ EXPLORERS: tuple[type[Explorer], ...] = (
     DecayExplorer,
     ScheduleExplorer,
     CrossTermExplorer,
+    ShiftExplorer,
 )

@@ -527,3 +527,39 @@ def test_cross_terms_entry_by_entry_for_a_non_symmetric_h():
         for col, n in enumerate(positions):
             expected = posenc.encoding(m, 6, 50.0) @ h @ posenc.encoding(n, 6, 50.0)
             assert c[row, col] == pytest.approx(expected, abs=1e-12)
+
+
+# --------------------------------------------------------------------- shifts
+
+
+def test_column_fit_r_squared_is_cos_squared_of_the_shift_angle():
+    # R^2 -> cos^2(k theta_i) over many full periods. In 20000 positions the
+    # first four pairs (d = 16, base 1e4; periods up to 2 pi / 10^-1.5 ~ 200)
+    # complete at least 100 periods, and match to 1e-3.
+    theta = np.repeat(posenc.frequencies(16), 2)[:8]
+    for k in [1, 3, 5, 50]:
+        alpha, beta, r_squared = core.column_fit(k, 16)
+        np.testing.assert_allclose(r_squared[:8], np.cos(k * theta) ** 2, atol=1e-3)
+        np.testing.assert_allclose(alpha[:8], np.cos(k * theta), atol=1e-3)
+
+
+def test_column_fit_is_the_least_squares_line():
+    positions = np.arange(500)
+    alpha, beta, r_squared = core.column_fit(7, 8, 100.0, positions)
+    now, later = (
+        posenc.encoding(positions, 8, 100.0),
+        posenc.encoding(positions + 7, 8, 100.0),
+    )
+    for j in range(8):
+        design = np.c_[now[:, j], np.ones(500)]
+        (slope, intercept), *_ = np.linalg.lstsq(design, later[:, j], rcond=None)
+        assert alpha[j] == pytest.approx(slope, abs=1e-10)
+        assert beta[j] == pytest.approx(intercept, abs=1e-10)
+        residual = later[:, j] - design @ [slope, intercept]
+        total = later[:, j] - later[:, j].mean()
+        assert r_squared[j] == pytest.approx(1 - residual @ residual / (total @ total))
+
+
+def test_column_fit_rejects_an_array_offset():
+    with pytest.raises(ValueError, match="^k must be a single real number"):
+        core.column_fit([1, 2], 8)

@@ -78,6 +78,10 @@ MUTANTS = {
         "np.sum((c - along_offset) ** 2) / total",
         "np.sum((c - c.mean()) ** 2) / total",
     ),
+    "column fit R^2 not squared": (
+        "r_squared = covariance**2 /",
+        "r_squared = np.abs(covariance) * np.sqrt(variance_later) /",
+    ),
 }
 
 

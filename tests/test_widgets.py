@@ -242,3 +242,20 @@ def test_cross_term_explorer_shows_c_and_its_offset_residual(kind, strength):
         assert np.abs(residual).max() > 1e-3
     leakage = posenc.core.offset_leakage(c)
     assert f"{leakage:.1%}" in explorer.title.get_text()
+
+
+# -------------------------------------------------------------------- shifts
+
+
+@pytest.mark.parametrize("k, pair", [(0, 0), (5, 0), (50, 3)])
+def test_shift_explorer_plots_the_column_at_t_and_t_plus_k(k, pair):
+    explorer = widgets.ShiftExplorer()
+    explorer.update(k=k, pair=pair)
+    t = np.arange(4000)
+    x, y = explorer.points.get_data()
+    np.testing.assert_array_equal(x, posenc.encoding(t, 16)[:, 2 * pair])
+    np.testing.assert_array_equal(y, posenc.encoding(t + k, 16)[:, 2 * pair])
+    alpha, beta, r_squared = posenc.core.column_fit(k, 16, 1e4, t)
+    line_x, line_y = explorer.fit.get_data()
+    np.testing.assert_allclose(line_y, alpha[2 * pair] * line_x + beta[2 * pair])
+    assert f"R² = {r_squared[2 * pair]:.3f}" in explorer.title.get_text()
