@@ -1,0 +1,631 @@
+"""Floating-point precision, and how many positions the encoding tells apart.
+
+Derived in the chapter "Precision and how many positions can be told apart".
+
+Two questions, one module:
+
+* **How wrong is a float32 table?** :func:`encoding_float32` computes the
+  encoding the way most frameworks do (positions, frequencies, the angle
+  ``t * theta_i`` and its sine and cosine all in float32). Its error grows
+  linearly with the position. Two remedies keep it at float32 rounding level:
+  :func:`encoding_cast` (compute in float64, then cast the table) and
+  :func:`encoding_reduced` (reduce each angle modulo ``2 pi`` in float64, then
+  take sine and cosine in float32). :func:`entry_error_bound` and
+  :func:`row_error_bound` give a priori bounds on the error of each method.
+* **How close do the encodings of two positions come?** By the chapter
+  "Complex numbers solve <p_m, p_n> = g(m - n)",
+  ``||p_m - p_n||^2 = d - 2 g(m - n)`` depends on the offset only, so the
+  closest pair among ``L`` positions is found by scanning offsets
+  (:func:`distance_records`, :func:`minimum_distance`). :func:`dirichlet_bound`
+  is a proven upper bound, and :func:`certified_length` combines distances and
+  error bounds into the number of positions a table can be trusted to keep
+  apart.
+
+Every function validates its parameters and raises a ``ValueError`` that
+names the parameter; nothing happens on import.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from . import core
+from .plots import PALETTE, new_figure
+
+__all__ = [
+    "UNIT_ROUNDOFF",
+    "SINE_ROUNDING",
+    "METHODS",
+    "encoding_float32",
+    "encoding_cast",
+    "reduced_angles",
+    "encoding_reduced",
+    "encoding_error",
+    "entry_error_bound",
+    "row_error_bound",
+    "squared_distance",
+    "distance_records",
+    "minimum_distance",
+    "dirichlet_bound",
+    "certified_length",
+    "error_growth_figure",
+    "distance_figure",
+    "rule_figure",
+]
+
+#: Unit roundoff u: rounding to nearest changes a number x by at most u |x|.
+#: The spacing of floating-point numbers near x is between u |x| and 2 u |x|.
+UNIT_ROUNDOFF = {"float32": 2.0**-24, "float64": 2.0**-53}
+U32, U64 = UNIT_ROUNDOFF["float32"], UNIT_ROUNDOFF["float64"]
+
+#: Largest error of a sine or cosine of an exact argument, as computed by
+#: numpy: float32 errs by up to about 1.2 u (measured: numpy does not document
+#: it, so the tests check it), float64 (the C library) by under one unit in
+#: the last place. Both are covered by 2 u.
+SINE_ROUNDING = {"float32": 2 * U32, "float64": 2 * U64}
+
+#: Ways of computing a table, in the order of the chapter: the frameworks'
+#: float32, the two remedies, and the float64 reference.
+METHODS = ("float32", "cast", "reduced", "float64")
+
+#: Largest magnitude up to which every integer is a float32 (resp. float64).
+INTEGER_LIMIT = {"float32": 2**24, "float64": 2**53}
+
+# ------------------------------------------------------------------ helpers
+
+
+def _interleave(sines: NDArray, cosines: NDArray) -> NDArray:
+    """Columns 2i and 2i + 1 hold sines and cosines of pair i (the paper's)."""
+    shape = sines.shape[:-1] + (2 * sines.shape[-1],)
+    return np.stack([sines, cosines], axis=-1).reshape(shape)
+
+
+def _check_method(method: object) -> str:
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {METHODS}, got {method!r}")
+    return method  # type: ignore[return-value]
+
+
+def _check_integers(values: ArrayLike, name: str, limit: int) -> NDArray[np.float64]:
+    """Return ``values`` as float64 if all are integers with |value| <= limit."""
+    array = core.check_finite(values, name)
+    if np.any(array != np.round(array)) or np.any(np.abs(array) > limit):
+        raise ValueError(
+            f"{name} must be integers of magnitude at most {limit}, got {values!r}"
+        )
+    return array
+
+
+def _check_count(value: object, name: str, smallest: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise ValueError(f"{name} must be an integer >= {smallest}, got {value!r}")
+    if value < smallest:
+        raise ValueError(f"{name} must be an integer >= {smallest}, got {value}")
+    return int(value)
+
+
+# ------------------------------------------------------ the tables, three ways
+
+
+def encoding_float32(
+    positions: ArrayLike, d: int, base: float = 10000.0
+) -> NDArray[np.float32]:
+    r"""The encoding as most frameworks compute it: everything in float32.
+
+    Positions and frequencies are rounded to float32, the angle
+    :math:`t\,\theta_i` is a float32 product (rounded), and its sine and
+    cosine are float32. The frequencies are the correctly rounded
+    :math:`\theta_i = \mathrm{base}^{-2i/d}`, so :math:`\theta_0 = 1` exactly.
+    Layout: the paper's (interleaved). Returns float32 of shape
+    ``positions.shape + (d,)``.
+
+    Its error grows like :math:`|t|\,\theta_i\,2^{-23}` (see
+    :func:`entry_error_bound`).
+    """
+    theta = core.frequencies(d, base).astype(np.float32)
+    t = core.check_finite(positions, "positions").astype(np.float32)
+    angles = t[..., None] * theta  # a float32 product, rounded
+    return _interleave(np.sin(angles), np.cos(angles))
+
+
+def encoding_cast(
+    positions: ArrayLike, d: int, base: float = 10000.0
+) -> NDArray[np.float32]:
+    r"""Remedy (a): compute the encoding in float64, then round it to float32.
+
+    Each entry is within half a float32 spacing (at most :math:`2^{-25}` for
+    values in :math:`[-1, 1]`) of the float64 value.
+    """
+    return core.encoding(positions, d, base).astype(np.float32)
+
+
+def reduced_angles(
+    positions: ArrayLike, d: int, base: float = 10000.0
+) -> NDArray[np.float64]:
+    r"""The angles :math:`t\,\theta_i` reduced to :math:`[-\pi, \pi]`, in float64.
+
+    .. math:: r_i = t\,\theta_i - 2\pi k_i, \qquad
+        k_i = \mathrm{round}\big(t\,\theta_i / 2\pi\big).
+
+    The reduction costs a few float64 roundings, of order
+    :math:`2^{-51}(|t|\theta_i + 1)`: the period :math:`2\pi/\theta_i` is
+    irrational, so reducing the *position* exactly is impossible, but the
+    angle can be reduced to far better than float32 accuracy. Shape
+    ``positions.shape + (d/2,)``.
+    """
+    theta = core.frequencies(d, base)
+    t = core.check_finite(positions, "positions")
+    angles = t[..., None] * theta
+    turns = np.rint(angles / (2 * np.pi))
+    return angles - turns * (2 * np.pi)
+
+
+def encoding_reduced(
+    positions: ArrayLike, d: int, base: float = 10000.0
+) -> NDArray[np.float32]:
+    r"""Remedy (b): reduce each angle modulo :math:`2\pi` first, then use float32.
+
+    The reduced angle :math:`r_i \in [-\pi, \pi]` (:func:`reduced_angles`) is
+    rounded to float32, where its spacing is at most :math:`2^{-22}`, and its
+    sine and cosine are taken in float32. Only the reduction needs float64.
+    """
+    reduced = reduced_angles(positions, d, base).astype(np.float32)
+    return _interleave(np.sin(reduced), np.cos(reduced))
+
+
+def encoding_error(
+    table: ArrayLike, positions: ArrayLike, d: int, base: float = 10000.0
+) -> NDArray[np.float64]:
+    r"""Absolute error of each entry of ``table`` against the float64 encoding.
+
+    ``|table - p_t|`` with :math:`p_t` from :func:`posenc.encoding` (float64,
+    itself accurate to :func:`entry_error_bound` with ``method="float64"``).
+    ``table`` must have shape ``positions.shape + (d,)``.
+    """
+    reference = core.encoding(positions, d, base)
+    values = np.asarray(table)
+    if values.shape != reference.shape:
+        raise ValueError(
+            f"table must have shape {reference.shape} (positions.shape + (d,)), "
+            f"got {values.shape}"
+        )
+    return np.abs(values.astype(np.float64) - reference)
+
+
+# ------------------------------------------------------------- error bounds
+
+
+def _angle_and_rounding_bounds(positions, d, base, method):
+    """Per pair: a bound on the error of the computed angle, and on the
+    rounding of a sine or cosine. Shapes ``positions.shape + (d/2,)`` and ()."""
+    method = _check_method(method)
+    theta = core.frequencies(d, base)
+    limit = INTEGER_LIMIT["float32" if method == "float32" else "float64"]
+    t = np.abs(_check_integers(positions, "positions", limit))[..., None]
+    if method in ("float32", "float64"):
+        u = UNIT_ROUNDOFF[method]
+        # theta_i and the product t * theta_i are each rounded once: relative
+        # error (1 + u)^2 - 1 = 2u + u^2. theta_0 = 1 and integer t are exact,
+        # so pair 0's angle is exact.
+        angle = (2 * u + u * u) * t * theta
+        angle[..., 0] = 0.0
+        return angle, SINE_ROUNDING[method]
+    float64_angle = (2 * U64 + U64 * U64) * t * theta
+    float64_angle[..., 0] = 0.0
+    if method == "cast":
+        # float64 sine, then one rounding to float32 (half a spacing, at
+        # most u32 / 2 for a value in [-1, 1]).
+        return float64_angle, U32 / 2 + SINE_ROUNDING["float64"]
+    # reduced: storing r in [-pi, pi] as float32 costs half a spacing, at
+    # most 2 u32 (spacing 2**-22 below 4); the float64 reduction adds a few
+    # roundings of the angle (4 u64 covers them).
+    reduction = 2 * U32 + float64_angle + 4 * U64 * (t * theta + 1)
+    return reduction, SINE_ROUNDING["float32"]
+
+
+def entry_error_bound(
+    positions: ArrayLike, d: int, base: float = 10000.0, method: str = "float32"
+) -> NDArray[np.float64]:
+    r"""A bound on the error of each entry of a table computed by ``method``.
+
+    For pair :math:`i` both entries err by at most :math:`\alpha_i + \rho`,
+    where :math:`\alpha_i` bounds the error of the computed angle (the sine
+    and cosine are 1-Lipschitz) and :math:`\rho` the rounding of the sine or
+    cosine itself. With unit roundoff :math:`u` (:data:`UNIT_ROUNDOFF`):
+
+    * ``"float32"``, ``"float64"``: :math:`\alpha_i = (2u + u^2)|t|\theta_i`
+      (the frequency and the product are rounded once each),
+      :math:`\alpha_0 = 0` (:math:`\theta_0 = 1` times an integer is exact),
+      :math:`\rho = 2u`;
+    * ``"cast"``: the float64 :math:`\alpha_i`, and
+      :math:`\rho = u_{32}/2 + 2u_{64}`;
+    * ``"reduced"``: :math:`\alpha_i = 2u_{32} + (\text{float64 terms of order }
+      2^{-51}(|t|\theta_i + 1))`, :math:`\rho = 2u_{32}`.
+
+    Positions must be integers of magnitude at most :math:`2^{24}` for
+    ``"float32"`` (the largest range in which float32 holds every integer)
+    and :math:`2^{53}` for the others, so that they are exact. The bound
+    on numpy's sine and cosine (:math:`2u`) is measured, not documented; the
+    tests check it. Returns shape ``positions.shape + (d,)``.
+    """
+    angle, rounding = _angle_and_rounding_bounds(positions, d, base, method)
+    per_pair = angle + rounding
+    return _interleave(per_pair, per_pair)
+
+
+def row_error_bound(
+    positions: ArrayLike, d: int, base: float = 10000.0, method: str = "float32"
+) -> NDArray[np.float64]:
+    r"""A bound :math:`E(t) \ge \|\hat p_t - p_t\|`, the error of a whole row.
+
+    .. math:: E(t) = \Big(\sum_i \alpha_i^2\Big)^{1/2} + \sqrt d\,\rho
+
+    with :math:`\alpha_i, \rho` as in :func:`entry_error_bound`: an error
+    :math:`\alpha` in the angle moves the pair :math:`(\sin, \cos)` along the
+    unit circle by a chord of length at most :math:`\alpha`, and rounding
+    adds at most :math:`\rho` to each of the :math:`d` entries (Minkowski's
+    inequality). For ``"float32"`` this is
+    :math:`2^{-23}(|t|\,\|\theta_{\ge 1}\| + \sqrt d)` up to a relative
+    :math:`2^{-25}`, where :math:`\|\theta_{\ge1}\|^2 = \sum_{i\ge1}\theta_i^2`.
+    Returns an array of ``positions``' shape.
+    """
+    angle, rounding = _angle_and_rounding_bounds(positions, d, base, method)
+    return np.sqrt(np.sum(angle**2, axis=-1)) + math.sqrt(d) * rounding
+
+
+# ----------------------------------------------------- distances and offsets
+
+
+def squared_distance(
+    delta: ArrayLike, d: int, base: float = 10000.0
+) -> NDArray[np.float64]:
+    r"""The squared distance between encodings whose positions differ by ``delta``.
+
+    .. math:: \|p_m - p_n\|^2 = d - 2g(\Delta)
+        = \sum_{i=0}^{d/2-1} 4\sin^2\!\big(\Delta\,\theta_i / 2\big),
+        \qquad \Delta = m - n.
+
+    The sum of squared sines has no cancellation, so it stays accurate
+    relative to the distance when the distance is tiny; :math:`d - 2g` errs
+    by about :math:`d\,2^{-53}` absolutely, which is a large fraction of a
+    squared distance near :math:`10^{-14}`. Returns an array of ``delta``'s
+    shape.
+    """
+    theta = core.frequencies(d, base)
+    delta = core.check_finite(delta, "delta")
+    half_angles = delta[..., None] * (theta / 2)
+    return np.sum(4 * np.sin(half_angles) ** 2, axis=-1)
+
+
+def _records_of(offsets, values, best):
+    """The entries of ``values`` (in order) below ``best`` and all earlier ones."""
+    before = np.minimum.accumulate(np.concatenate([[best], values]))[:-1]
+    new = values < before
+    return offsets[new], values[new]
+
+
+def distance_records(
+    max_offset: int,
+    d: int,
+    base: float = 10000.0,
+    *,
+    block: int = 4096,
+    screen_pairs: int = 16,
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    r"""Every offset that brings two encodings closer than any smaller offset.
+
+    Returns ``(offsets, distances)``: the offsets :math:`\Delta_1 = 1 <
+    \Delta_2 < \dots \le` ``max_offset`` at which
+    :math:`\|p_{m+\Delta} - p_m\|` (from :func:`squared_distance`) is smaller
+    than for every smaller positive offset, and those distances. They
+    determine :func:`minimum_distance` for every :math:`L \le`
+    ``max_offset + 1``.
+
+    The scan is exact but fast. The first ``screen_pairs`` pairs alone give a
+    lower bound on the squared distance, :math:`\sum_{i<k} 4\sin^2(\Delta
+    \theta_i/2) = 2k - 2\sum_{i<k}\cos\Delta\theta_i`. For offsets
+    :math:`\Delta = s + j` (:math:`0 \le j <` ``block``) the angle-addition
+    formula turns that sum into a matrix product,
+    :math:`\cos(s\theta + j\theta) = \cos s\theta\cos j\theta - \sin
+    s\theta\sin j\theta`, computed for many :math:`s` at once. Only offsets
+    whose lower bound beats the best distance so far (with a margin for
+    float64 rounding) are evaluated in full.
+    """
+    max_offset = _check_count(max_offset, "max_offset", 1)
+    block = _check_count(block, "block", 1)
+    screen_pairs = _check_count(screen_pairs, "screen_pairs", 1)
+    theta = core.frequencies(d, base)
+    screen = theta[:screen_pairs]
+    k = len(screen)
+
+    first = np.arange(1, min(block, max_offset + 1), dtype=np.float64)
+    offsets, values = _records_of(first, squared_distance(first, d, base), np.inf)
+    found_offsets, found_values = [offsets], [values]
+    best = values[-1] if values.size else np.inf
+
+    within = np.arange(block, dtype=np.float64)
+    # [cos j theta, -sin j theta]: one product gives sum_i cos((s + j) theta_i)
+    rotations = np.hstack(
+        [np.cos(np.outer(within, screen)), -np.sin(np.outer(within, screen))]
+    )
+    # The screen and the full evaluation each err by a few roundings of the
+    # angles (at most ~ max_offset * theta * 2**-52 per pair): this margin
+    # keeps every offset that could beat `best` on the candidate list.
+    margin = 16 * k * 2.0**-52 * (max_offset + 16)
+    batch = max(1, 2**19 // block)  # ~ half a million offsets per product
+    for start in range(block, max_offset + 1, block * batch):
+        stop = min(start + block * batch, max_offset + 1)
+        starts = np.arange(start, stop, block, dtype=np.float64)
+        phases = np.outer(starts, screen)
+        cosines = np.hstack([np.cos(phases), np.sin(phases)]) @ rotations.T
+        # lower bound 2k - 2 * cosines < best + margin, without temporaries
+        hits = np.flatnonzero(cosines.ravel() > k - (best + margin) / 2)
+        if hits.size == 0:
+            continue
+        delta = starts[hits // block] + within[hits % block]
+        delta = delta[delta <= max_offset]
+        offsets, values = _records_of(delta, squared_distance(delta, d, base), best)
+        if values.size:
+            found_offsets.append(offsets)
+            found_values.append(values)
+            best = values[-1]
+    return (
+        np.concatenate(found_offsets),
+        np.sqrt(np.concatenate(found_values)),
+    )
+
+
+def minimum_distance(
+    lengths: ArrayLike, offsets: ArrayLike, distances: ArrayLike
+) -> NDArray[np.float64]:
+    r"""The smallest distance between the encodings of two of the positions
+    :math:`0, \dots, L-1`, for each ``L`` in ``lengths``:
+
+    .. math:: D(L) = \min_{1 \le \Delta \le L-1} \|p_\Delta - p_0\|.
+
+    ``offsets, distances`` are the records of :func:`distance_records`; every
+    ``L`` must be at least 2 and at most the scanned ``max_offset + 1`` (not
+    checked: the records do not remember how far the scan went).
+    """
+    offsets = core.check_finite(offsets, "offsets")
+    distances = core.check_finite(distances, "distances")
+    if offsets.ndim != 1 or offsets.shape != distances.shape or offsets[0] != 1:
+        raise ValueError(
+            "offsets and distances must be the records of distance_records: "
+            "two 1-d arrays of equal length, starting at offset 1"
+        )
+    lengths = core.check_finite(lengths, "lengths")
+    if np.any(lengths < 2):
+        raise ValueError(f"lengths must be at least 2, got {lengths.min()}")
+    last = np.searchsorted(offsets, lengths - 1, side="right") - 1
+    return distances[last]
+
+
+def dirichlet_bound(lengths: ArrayLike, d: int) -> NDArray[np.float64]:
+    r"""Dirichlet's upper bound on the smallest distance among ``L`` positions.
+
+    .. math:: D(L) < \frac{2\pi\sqrt{n}}{N}, \qquad n = d/2,\quad
+        N = \big\lfloor (L-1)^{1/n} \big\rfloor,
+
+    valid for every base. (Pigeonhole: among the offsets :math:`0, \dots,
+    N^n` two have all :math:`n` angles within :math:`2\pi/N` of each other
+    modulo :math:`2\pi`.) Returns an array of ``lengths``' shape.
+    """
+    n = core.check_dimension(d) // 2
+    lengths = _check_integers(lengths, "lengths", 2**62)
+    if np.any(lengths < 2):
+        raise ValueError(f"lengths must be at least 2, got {lengths.min()}")
+    bounds = np.empty(lengths.shape)
+    for index, length in np.ndenumerate(lengths):
+        top = int(length) - 1
+        root = max(1, int(round(top ** (1.0 / n))))
+        while root**n > top:  # exact integer n-th root, floor
+            root -= 1
+        while (root + 1) ** n <= top:
+            root += 1
+        bounds[index] = 2 * math.pi * math.sqrt(n) / root
+    return bounds
+
+
+def certified_length(
+    offsets: ArrayLike,
+    distances: ArrayLike,
+    max_length: int,
+    d: int,
+    base: float = 10000.0,
+    method: str = "float32",
+) -> int:
+    r"""The largest :math:`L \le` ``max_length`` with :math:`2E(L-1) < D(L)`.
+
+    :math:`E` is :func:`row_error_bound` for ``method`` and :math:`D`
+    :func:`minimum_distance` from the records ``offsets, distances`` of a
+    scan up to ``max_length - 1``. Up to that :math:`L` every stored row is
+    nearer its own exact encoding than any other position's, so all
+    positions :math:`0, \dots, L-1` are told apart. Returns ``max_length``
+    if the condition never fails in the scanned range, and 1 if it fails
+    already for :math:`L = 2`.
+    """
+    max_length = _check_count(max_length, "max_length", 2)
+    minimum_distance(2, offsets, distances)  # validates the records
+    offsets = np.asarray(offsets, dtype=np.float64)
+    distances = np.asarray(distances, dtype=np.float64)
+
+    def holds(length: int) -> bool:
+        error = row_error_bound(length - 1, d, base, method)
+        return bool(2 * error < minimum_distance(length, offsets, distances))
+
+    # D(L) only falls and E(L - 1) only grows, so the condition holds for an
+    # initial range of L: find its end by bisection.
+    if holds(max_length):
+        return max_length
+    if not holds(2):
+        return 1
+    good, bad = 2, max_length
+    while bad - good > 1:
+        middle = (good + bad) // 2
+        good, bad = (middle, bad) if holds(middle) else (good, middle)
+    return good
+
+
+# ------------------------------------------------------------------ figures
+
+
+def error_growth_figure(
+    positions, errors, per_column, d: int, base: float = 10000.0, column_range=None
+):
+    """Figure: (a) error of each table against the position, log-log;
+    (b) the error of each float32 column near the largest positions.
+
+    ``errors`` maps a method name to the largest entry error at each of
+    ``positions``; ``per_column`` is the largest error of each column of the
+    float32 table over ``column_range = (low, high)`` positions.
+    """
+    positions = np.asarray(positions, dtype=np.float64)
+    figure, (left, right) = new_figure(10.0, 4.0, ncols=2)
+    styles = {
+        "float32": (PALETTE["vermillion"], "float32 (frameworks)"),
+        "cast": (PALETTE["blue"], "(a) float64, then cast"),
+        "reduced": (PALETTE["green"], "(b) reduced angle, float32"),
+    }
+    for method, (colour, label) in styles.items():
+        left.loglog(positions, errors[method], ".", ms=2, color=colour, label=label)
+    theta = core.frequencies(d, base)
+    predicted = U32 * positions * theta[1]
+    left.loglog(
+        positions,
+        predicted,
+        "--",
+        color=PALETTE["black"],
+        lw=1.2,
+        label=r"$t\,\theta_1\,2^{-24}$",
+    )
+    bound = entry_error_bound(positions, d, base, "float32")[:, 2].copy()
+    left.loglog(positions, bound, ":", color=PALETTE["black"], lw=1.5)
+    left.annotate(
+        "bound",
+        (positions[-1], bound[-1]),
+        xytext=(-40, 4),
+        textcoords="offset points",
+        fontsize=9,
+    )
+    reference = entry_error_bound(positions, d, base, "float64")[:, 2]
+    left.loglog(
+        positions,
+        reference,
+        "-.",
+        color=PALETTE["purple"],
+        lw=1.2,
+        label="float64 reference, bound",
+    )
+    left.set_xlabel("position $t$ (log scale)")
+    left.set_ylabel("largest |error| of an entry")
+    left.set_title(f"(a) error against position, d = {d}")
+    left.set_ylim(1e-17, 3)
+    left.legend(frameon=False, fontsize=8, loc="upper left")
+
+    columns = np.arange(len(per_column))
+    low, high = column_range
+    right.semilogy(
+        columns, per_column, ".", ms=3, color=PALETTE["vermillion"], label="measured"
+    )
+    pair_bound = entry_error_bound(high, d, base, "float32")
+    right.semilogy(
+        columns, pair_bound, ":", color=PALETTE["black"], lw=1.5, label="bound"
+    )
+    right.set_xlabel(r"column ($2i$: $\sin$, $2i+1$: $\cos$)")
+    right.set_ylabel("largest |error|")
+    right.set_title(f"(b) float32, positions {low:.0e} to {high:.0e}")
+    right.legend(frameon=False, fontsize=9)
+    return figure
+
+
+def distance_figure(records: dict, max_length: int, base: float = 10000.0):
+    """Figure: the smallest distance D(L) among L positions, for several d.
+
+    ``records`` maps d to the pair ``(offsets, distances)`` of
+    :func:`distance_records` scanned up to ``max_length - 1``.
+    """
+    figure, ax = new_figure(7.5, 4.2)
+    colours = [
+        PALETTE[name]
+        for name in ("vermillion", "orange", "green", "sky", "blue", "purple", "black")
+    ]
+    for (d, (offsets, distances)), colour in zip(
+        records.items(), colours, strict=False
+    ):
+        lengths = np.append(offsets + 1, max_length)
+        values = np.append(distances, distances[-1])
+        ax.step(lengths, values, where="post", color=colour, lw=1.6, label=f"d = {d}")
+    for d in (2, 4):
+        if d in records:
+            lengths = np.unique(np.geomspace(2, max_length, 400).astype(np.int64))
+            bound = dirichlet_bound(lengths, d)
+            ax.loglog(lengths, bound, ":", color=PALETTE["black"], lw=1)
+            ax.annotate(
+                f"Dirichlet bound, d = {d}",
+                (lengths[-1], bound[-1]),
+                xytext=(-120, -12 if d == 2 else 6),
+                textcoords="offset points",
+                fontsize=8,
+            )
+    folk = 2 * math.pi * base
+    ax.axvline(folk, color="#888888", lw=1, ls="--")
+    ax.annotate(
+        rf"$2\pi\cdot{base:g}$",
+        (folk, 2e-7),
+        xytext=(4, 0),
+        textcoords="offset points",
+        fontsize=9,
+        color="#555555",
+    )
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlim(2, max_length)
+    ax.set_ylim(1e-8, 30)
+    ax.set_xlabel("number of positions $L$ (log scale)")
+    ax.set_ylabel(r"smallest distance $D(L)$")
+    ax.legend(frameon=False, fontsize=8, ncol=2, loc="lower left")
+    return figure
+
+
+def rule_figure(records: dict, max_length: int, base: float = 10000.0):
+    """Figure: D(L) against twice the error bound of each table, one panel per d.
+
+    ``records`` maps d to ``(offsets, distances)``, scanned up to
+    ``max_length - 1``. Where the rising error line crosses D(L), the
+    certified range ends.
+    """
+    figure, axes = new_figure(10.0, 3.9, ncols=len(records), sharey=True)
+    styles = {
+        "float32": (PALETTE["vermillion"], "--", "float32 (frameworks)"),
+        "cast": (PALETTE["blue"], "-.", "float32, cast or reduced"),
+        "float64": (PALETTE["purple"], ":", "float64"),
+    }
+    lengths = np.unique(np.geomspace(2, max_length, 600).astype(np.int64))
+    for ax, (d, (offsets, distances)) in zip(
+        np.atleast_1d(axes), records.items(), strict=True
+    ):
+        ax.loglog(
+            lengths,
+            minimum_distance(lengths, offsets, distances),
+            color=PALETTE["black"],
+            lw=1.8,
+            label="$D(L)$",
+        )
+        for method, (colour, style, label) in styles.items():
+            twice = 2 * row_error_bound(lengths - 1, d, base, method)
+            ax.loglog(lengths, twice, style, color=colour, lw=1.5, label=label)
+            end = certified_length(offsets, distances, max_length, d, base, method)
+            if end < max_length:
+                ax.axvline(end, color=colour, lw=0.8)
+        ax.set_xlim(2, max_length)
+        ax.set_ylim(1e-17, 30)
+        ax.set_xlabel("number of positions $L$ (log scale)")
+        ax.set_title(f"d = {d}, base = {base:g}")
+    axes[0].set_ylabel("distance (solid), 2 E (broken)")
+    axes[-1].legend(frameon=False, fontsize=8, loc="center right")
+    return figure
