@@ -42,6 +42,8 @@ __all__ = [
     "cross_terms",
     "offset_leakage",
     "column_fit",
+    "rope_partial_sums",
+    "rope_bound",
 ]
 
 LAYOUTS = ("interleaved", "halves")
@@ -485,3 +487,36 @@ def column_fit(
     beta = later.mean(axis=0) - alpha * now.mean(axis=0)
     r_squared = covariance**2 / (variance_now * variance_later)
     return alpha, beta, r_squared
+
+
+# ------------------------------------------------------------------ RoPE
+
+
+def rope_partial_sums(delta: ArrayLike, d: int, base: float = 10000.0) -> NDArray:
+    r"""The partial sums :math:`S_j(\Delta) = \sum_{i<j} e^{\mathrm{i}\Delta\theta_i}`.
+
+    Returns a complex array of shape ``delta.shape + (d/2 + 1,)`` holding
+    :math:`S_0 = 0, S_1, \dots, S_{d/2}`. They enter RoFormer's bound on the
+    attention score through Abel summation. Derived in the chapter "From
+    adding to rotating: RoPE".
+    """
+    theta = frequencies(d, base)
+    delta = check_finite(delta, "delta")
+    terms = np.exp(1j * delta[..., None] * theta)
+    zeros = np.zeros(delta.shape + (1,), dtype=complex)
+    return np.concatenate([zeros, np.cumsum(terms, axis=-1)], axis=-1)
+
+
+def rope_bound(delta: ArrayLike, d: int, base: float = 10000.0) -> NDArray[np.float64]:
+    r"""RoFormer's relative bound, :math:`\frac{1}{d/2}\sum_{j=1}^{d/2}|S_j(\Delta)|`.
+
+    For a RoPE attention score :math:`\mathrm{Re}\sum_i h_i
+    e^{\mathrm{i}\Delta\theta_i}` (with :math:`h_i` the complex products of
+    the query's and key's pairs, :math:`h_{d/2} = 0`), Abel summation gives
+    :math:`|\text{score}| \le \max_i |h_{i+1} - h_i| \sum_{j=1}^{d/2}|S_j|`.
+    This function returns the sum divided by :math:`d/2`, the quantity
+    Su et al. (2021, RoFormer) plot. Derived in the chapter "From adding to
+    rotating: RoPE".
+    """
+    sums = rope_partial_sums(delta, d, base)
+    return np.abs(sums[..., 1:]).mean(axis=-1)

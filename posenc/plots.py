@@ -514,3 +514,72 @@ def column_fit_figure(d: int = 64, base: float = 1e4, ks=(1, 2, 3, 5, 10, 30, 10
     ax.set_ylabel(r"$R^2$ of the per-column fit")
     ax.legend(frameon=False, fontsize=8, ncol=2, loc="upper center")
     return figure
+
+
+# ------------------------------------------------- chapter "RoPE"
+
+
+def rope_decay_figure(
+    d: int = 128,
+    base: float = 1e4,
+    delta_max: int = 1000,
+    samples: int = 200,
+    seed: int = 0,
+):
+    """Figure: RoFormer's bound against actual RoPE scores, as functions of m - n.
+
+    (a) the relative bound (1/(d/2)) sum_j |S_j|; (b) normalised scores: the
+    mean over random q = k against its expectation g(m - n)/(d/2), and the
+    spread for random independent q, k. Used in the chapter "From adding to
+    rotating: RoPE".
+    """
+    import numpy as np
+
+    from . import core
+
+    delta = np.arange(0, delta_max + 1)
+    rng = np.random.default_rng(seed)
+    figure, (left, right) = new_figure(10.0, 3.8, ncols=2)
+    left.plot(delta, core.rope_bound(delta, d, base), color=PALETTE["black"], lw=1.4)
+    left.set_xlabel(r"relative distance $m - n$")
+    left.set_ylabel(r"$\frac{1}{d/2}\sum_j |S_j(m - n)|$")
+    left.set_title("(a) RoFormer's relative upper bound")
+
+    theta = core.frequencies(d, base)
+    waves = np.cos(np.multiply.outer(delta, theta))  # (Delta, d/2)
+    ones = 2 * waves.sum(axis=1) / d  # g / (d/2): E|q_i|^2 = 2 per pair
+    same = rng.normal(size=(samples, d))
+    weights = (same[:, 0::2] ** 2 + same[:, 1::2] ** 2) / d  # |q_i|^2, q = k
+    mean_same = (weights @ waves.T).mean(axis=0)
+    q, k = rng.normal(size=(2, samples, d))
+    h = (q[:, 0::2] + 1j * q[:, 1::2]) * np.conj(k[:, 0::2] + 1j * k[:, 1::2])
+    phases = np.exp(1j * np.multiply.outer(delta, theta))
+    independent = np.real(h @ phases.T) / d
+    right.fill_between(
+        delta,
+        *np.percentile(independent, [10, 90], axis=0),
+        color=PALETTE["sky"],
+        alpha=0.4,
+        label="independent random q, k (10–90%)",
+    )
+    right.plot(
+        delta,
+        mean_same,
+        color=PALETTE["black"],
+        lw=1.6,
+        label=f"q = k random, mean of {samples}",
+    )
+    right.plot(
+        delta,
+        ones,
+        "--",
+        color=PALETTE["orange"],
+        lw=1.6,
+        label=r"$g(m-n)/(d/2)$: the expectation",
+    )
+    right.axhline(0, color="#888888", lw=0.6)
+    right.set_xlabel(r"relative distance $m - n$")
+    right.set_ylabel(r"score $\langle R_m q, R_n k\rangle / d$")
+    right.set_title("(b) actual scores")
+    right.legend(frameon=False, fontsize=8, loc="upper right")
+    return figure
