@@ -564,3 +564,33 @@ def test_column_fit_is_the_least_squares_line():
 def test_column_fit_rejects_an_array_offset():
     with pytest.raises(ValueError, match="^k must be a single real number"):
         core.column_fit([1, 2], 8)
+
+
+# ----------------------------------------------------------------------- RoPE
+
+
+def test_rope_partial_sums_start_at_zero_and_accumulate():
+    sums = core.rope_partial_sums(3.0, 8, 100.0)
+    assert sums.shape == (5,) and sums[0] == 0
+    terms = np.exp(3j * posenc.frequencies(8, 100.0))
+    np.testing.assert_allclose(np.diff(sums), terms, atol=1e-15)
+
+
+@given(seed=st.integers(0, 2**32 - 1), delta=st.floats(-2000, 2000))
+@SETTINGS
+def test_abel_summation_and_roformer_bound(seed, delta):
+    d = 64
+    rng = np.random.default_rng(seed)
+    h = rng.normal(size=d // 2) + 1j * rng.normal(size=d // 2)
+    score = np.sum(h * np.exp(1j * delta * posenc.frequencies(d)))
+    sums = core.rope_partial_sums(delta, d)
+    padded = np.append(h, 0)  # h_{d/2} = 0
+    abel = -np.sum(sums[1:] * np.diff(padded))
+    assert abs(score - abel) < 1e-9
+    largest_step = np.abs(np.diff(padded)).max()
+    bound = largest_step * core.rope_bound(delta, d) * (d // 2)
+    assert abs(score) <= bound * (1 + 1e-12)
+
+
+def test_rope_bound_at_zero_is_the_mean_of_one_to_half_d():
+    assert core.rope_bound(0.0, 128) == pytest.approx((64 + 1) / 2)

@@ -82,6 +82,10 @@ MUTANTS = {
         "r_squared = covariance**2 /",
         "r_squared = np.abs(covariance) * np.sqrt(variance_later) /",
     ),
+    "RoPE bound averages from S_0": (
+        "np.abs(sums[..., 1:]).mean",
+        "np.abs(sums[..., :-1]).mean",
+    ),
 }
 
 
