@@ -583,3 +583,52 @@ def rope_decay_figure(
     right.set_title("(b) actual scores")
     right.legend(frameon=False, fontsize=8, loc="upper right")
     return figure
+
+
+# ------------------------------------------------- appendix "why sqrt(d)"
+
+
+def scaling_figure(
+    dims=(4, 16, 64, 256, 1024), keys: int = 64, samples: int = 400, seed: int = 0
+):
+    """Figure: (a) variance of q.k against d; (b) softmax saturation without 1/sqrt(d).
+
+    Entries of q and k are independent standard normal. Used in the appendix
+    "Why attention divides by sqrt(d)".
+    """
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    dims = np.asarray(dims)
+    raw_var, scaled_var, raw_max, scaled_max = [], [], [], []
+    for d in dims:
+        q = rng.normal(size=(samples, d))
+        k = rng.normal(size=(samples, keys, d))
+        logits = np.einsum("sd,skd->sk", q, k)
+        raw_var.append(logits.var())
+        scaled_var.append((logits / np.sqrt(d)).var())
+        for values, store in ((logits, raw_max), (logits / np.sqrt(d), scaled_max)):
+            weights = np.exp(values - values.max(axis=1, keepdims=True))
+            weights /= weights.sum(axis=1, keepdims=True)
+            store.append(weights.max(axis=1).mean())
+    figure, (left, right) = new_figure(10.0, 3.6, ncols=2)
+    left.loglog(dims, raw_var, "o-", color=PALETTE["vermillion"], label=r"$q\cdot k$")
+    left.loglog(
+        dims, scaled_var, "s-", color=PALETTE["blue"], label=r"$q\cdot k/\sqrt{d}$"
+    )
+    left.loglog(dims, dims, ":", color="#777777", label="slope 1 (variance = d)")
+    left.set_xlabel("dimension d")
+    left.set_ylabel("variance of the score")
+    left.set_title("(a) the variance grows like d")
+    left.legend(frameon=False, fontsize=9)
+    right.semilogx(dims, raw_max, "o-", color=PALETTE["vermillion"], label="unscaled")
+    right.semilogx(
+        dims, scaled_max, "s-", color=PALETTE["blue"], label=r"scaled by $1/\sqrt{d}$"
+    )
+    right.axhline(1 / keys, color="#777777", ls=":", label=f"uniform, 1/{keys}")
+    right.set_ylim(0, 1.02)
+    right.set_xlabel("dimension d")
+    right.set_ylabel(f"mean largest weight of {keys}")
+    right.set_title("(b) unscaled softmax saturates")
+    right.legend(frameon=False, fontsize=9, loc="center right")
+    return figure
