@@ -632,3 +632,45 @@ def scaling_figure(
     right.set_title("(b) unscaled softmax saturates")
     right.legend(frameon=False, fontsize=9, loc="center right")
     return figure
+
+
+# ------------------------------------------------- chapter "assumptions"
+
+
+def taylor_scale_figure(scales, first_error, second_error, actual: float = 1.0):
+    """Figure: relative error of the Taylor expansion in the position vectors,
+    against their scale, for a model; a line marks the encoding's real scale.
+
+    Used in the chapter "The assumptions, revisited".
+    """
+    figure, ax = new_figure(6.6, 3.8)
+    ax.loglog(
+        scales,
+        first_error,
+        "s-",
+        color=PALETTE["orange"],
+        ms=4,
+        label="first-order expansion",
+    )
+    ax.loglog(
+        scales,
+        second_error,
+        "o-",
+        color=PALETTE["blue"],
+        ms=4,
+        label="second-order expansion (the derivation's)",
+    )
+    ax.axvline(actual, color=PALETTE["vermillion"], ls="--", lw=1.2)
+    ax.annotate(
+        "the encoding\nas added",
+        (actual, 2e-4),
+        xytext=(-70, 0),
+        textcoords="offset points",
+        color=PALETTE["vermillion"],
+        fontsize=9,
+    )
+    ax.axhline(0.01, color="#888888", ls=":", lw=1)
+    ax.set_xlabel(r"scale $s$ of the added encoding, $x_t + s\,p_t$")
+    ax.set_ylabel("relative error of the expansion")
+    ax.legend(frameon=False, fontsize=9, loc="upper left")
+    return figure
