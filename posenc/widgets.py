@@ -373,11 +373,28 @@ def decay_data(d: int, base: float, delta_max: int) -> dict[str, np.ndarray]:
     }
 
 
+class _OffsetExplorer(Explorer):
+    """Shared axes of the explorers that plot a normalised inner product
+    against the offset, with the range of offsets as a slider."""
+
+    def _finish_offset_axes(self, ax, bottom: float) -> None:
+        zero = ax.axhline(0, color="#888888", lw=0.6)
+        ax.set_ylim(bottom, 1.05)
+        ax.set_xlabel("offset Δ = m − n")
+        ax.set_ylabel("normalised inner product")
+        legend = ax.legend(loc="upper right", frameon=True, framealpha=0.9, fontsize=8)
+        # drawn over the data (and the ticks) in a full redraw, so here too
+        self.dynamic(zero, legend, *ax.spines.values())
+        self.title = ax.set_title(" ")
+        self.ax = ax
+        self.dynamic(ax.xaxis, self.title)
+
+
 def _range_choice(options: tuple[int, ...], default: int) -> Choice:
     return Choice("delta_max", "Δ up to", options, default, format=lambda v: f"{v:,}")
 
 
-class DecayExplorer(Explorer):
+class DecayExplorer(_OffsetExplorer):
     """The exact normalised sum against its integral, with the envelope and Δ*."""
 
     description = (
@@ -420,19 +437,10 @@ class DecayExplorer(Explorer):
             -0.1, 0.1, color=PALETTE["sky"], alpha=0.25, lw=0, label="noise floor ±1/√d"
         )
         self.dynamic(self.floor)
-        zero = ax.axhline(0, color="#888888", lw=0.6)
-        ax.set_ylim(-0.6, 1.05)
-        ax.set_xlabel("offset Δ = m − n")
-        ax.set_ylabel("normalised inner product")
-        legend = ax.legend(loc="upper right", frameon=True, framealpha=0.9, fontsize=8)
-        # drawn over the data (and the ticks) in a full redraw, so here too
-        self.dynamic(zero, legend, *ax.spines.values())
-        self.title = ax.set_title(" ")
-        self.ax = ax
+        self._finish_offset_axes(ax, -0.6)
         self.dynamic(
             self.sum_line, self.integral_line, self.upper, self.lower, self.star
         )
-        self.dynamic(ax.xaxis, self.title)
         return figure
 
     def draw(self, d: int, base: float, delta_max: int) -> None:
@@ -472,7 +480,7 @@ _SCHEDULE_NAMES = {
 }
 
 
-class ScheduleExplorer(Explorer):
+class ScheduleExplorer(_OffsetExplorer):
     """Other frequency schedules: their exact sum and integral, against the paper's."""
 
     description = (
@@ -503,18 +511,8 @@ class ScheduleExplorer(Explorer):
         (self.integral_line,) = ax.plot(
             [], [], color=PALETTE["blue"], lw=1.5, label="integral of the schedule"
         )
-        zero = ax.axhline(0, color="#888888", lw=0.6)
-        ax.set_ylim(-0.65, 1.05)
-        ax.set_xlabel("offset Δ = m − n")
-        ax.set_ylabel("normalised inner product")
-        legend = ax.legend(loc="upper right", frameon=True, framealpha=0.9, fontsize=8)
-        # drawn over the data (and the ticks) in a full redraw, so here too
-        self.dynamic(zero, legend, *ax.spines.values())
-        self.title = ax.set_title(" ")
-        self.ax = ax
-        self.dynamic(
-            self.paper, self.sum_line, self.integral_line, ax.xaxis, self.title
-        )
+        self._finish_offset_axes(ax, -0.65)
+        self.dynamic(self.paper, self.sum_line, self.integral_line)
         return figure
 
     def draw(self, schedule: str, d: int, delta_max: int) -> None:
