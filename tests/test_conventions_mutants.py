@@ -14,15 +14,8 @@ unmutated copy must pass the whole file.
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
-
-ROOT = Path(__file__).resolve().parents[1]
+from mutation import run_tests_against
 
 MUTANTS = {
     "paper multiplies by the frequency term": (
@@ -240,51 +233,21 @@ MUTANTS = {
 }
 
 
-def run_tests_against(
-    tmp_path: Path, mutation: tuple[str, str] | None, test: str | None = None
-) -> int:
-    shutil.copytree(ROOT / "posenc", tmp_path / "posenc")
-    shutil.copy(ROOT / "tests" / "test_conventions.py", tmp_path)
-    if mutation is not None:
-        source = tmp_path / "posenc" / "conventions.py"
-        original, replacement = mutation
-        text = source.read_text()
-        assert text.count(original) == 1, (
-            f"mutation site {original!r} not found exactly once"
-        )
-        source.write_text(text.replace(original, replacement))
-    # `python -m pytest` puts the working directory first on sys.path, so the
-    # copy shadows the installed package. Loading the environment's pytest
-    # plugins (notebooks, browsers) would triple the time of each run.
-    environment = os.environ | {"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "-x",
-            "-q",
-            "-p",
-            "no:cacheprovider",
-            "test_conventions.py" + ("" if test is None else f"::{test}"),
-        ],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env=environment,
-    )
-    return result.returncode
-
-
 def test_unmutated_copy_passes(tmp_path):
-    assert run_tests_against(tmp_path, None) == 0
+    assert run_tests_against(tmp_path, "conventions.py", "test_conventions.py") == 0
 
 
 @pytest.mark.parametrize("name", MUTANTS)
 def test_mutant_is_caught(tmp_path, name):
     original, replacement, test = MUTANTS[name]
     # exit code 1: the test ran and failed (2 would be an error in collection)
-    assert run_tests_against(tmp_path, (original, replacement), test) == 1, (
-        f"mutant {name!r} survived {test}"
-    )
+    assert (
+        run_tests_against(
+            tmp_path,
+            "conventions.py",
+            "test_conventions.py",
+            (original, replacement),
+            test,
+        )
+        == 1
+    ), f"mutant {name!r} survived {test}"
