@@ -328,6 +328,14 @@ class ClockExplorer(Explorer):
             for x, y in self.centres(slots)
         ]
         self.title = ax.set_title(" ", fontsize=11)
+        figure.text(
+            0.5,
+            0.02,
+            "under each clock: its frequency θᵢ (pair i = 0, 1, … "
+            "from left to right, row by row)",
+            ha="center",
+            fontsize=8,
+        )
         self.dynamic(self.faces, self.zeros, self.hands, self.tips, *self.labels)
         self.dynamic(self.title)
         return figure
@@ -344,9 +352,7 @@ class ClockExplorer(Explorer):
         self.tips.set_data(*(centres + 0.95 * tips).T)
         theta = core.frequencies(d, base)
         for index, label in enumerate(self.labels):
-            label.set_text(
-                f"θ{_subscript(index)} = {theta[index]:.3g}" if index < d // 2 else ""
-            )
+            label.set_text(f"{theta[index]:.3g}" if index < d // 2 else "")
         self.title.set_text(
             f"Position m = {m}: hand i has turned by m·θᵢ   (d = {d}, base = {base:g})"
         )
@@ -382,9 +388,11 @@ class _OffsetExplorer(Explorer):
         ax.set_ylim(bottom, 1.05)
         ax.set_xlabel("offset Δ = m − n")
         ax.set_ylabel("normalised inner product")
-        legend = ax.legend(loc="upper right", frameon=True, framealpha=0.9, fontsize=8)
+        # The legend sits below the axes, where no data can cover it, so it
+        # stays in the static background: text is the costliest thing to draw.
+        ax.figure.legend(loc="outside lower center", ncol=3, frameon=False, fontsize=8)
         # drawn over the data (and the ticks) in a full redraw, so here too
-        self.dynamic(zero, legend, *ax.spines.values())
+        self.dynamic(zero, *ax.spines.values())
         self.title = ax.set_title(" ")
         self.ax = ax
         self.dynamic(ax.xaxis, self.title)
