@@ -9,12 +9,16 @@ those frames, for every class in ``posenc.widgets.EXPLORERS`` and every
 combination of its sliders' options:
 
 * rendering starts when the builder starts (``builder-inited``), in worker
-  processes (one per core), so it overlaps with executing the notebooks;
+  processes (one per core, at a lower priority), so it overlaps with
+  executing the notebooks and takes the processor time that leaves;
 * frames are cached beside the output folder, in
   ``<outdir>/../.posenc-frames/<key>/`` where the key hashes ``posenc/*.py``
   and the versions of matplotlib, numpy and Pillow: a rebuild with nothing
   changed renders nothing; ``stats.json`` there records the rendering time;
 * when the build has finished, the frames are copied into the site;
+* when ``posenc`` changed since the last build, every notebook is executed
+  again (see :func:`track_sources`), so the figures in the pages and the
+  frames come from the same code;
 * the player's script and style sheet are added to the pages that have a
   player, and the ipywidgets state that myst-nb embeds in a page (of no use
   to a site that loads no widget JavaScript, and as heavy as a frame) is
@@ -48,6 +52,10 @@ STATIC = Path(__file__).resolve().parent / "static"
 CACHE_DIR = ".posenc-frames"
 STATS = "stats.json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+#: Scheduling priority of the workers, lower than the build's: executing the
+#: notebooks is the longer path of a cold build, and the frames fill the
+#: processor time it leaves.
+NICE = 10
 #: Builders that get frames and the player script. The one-page build of
 #: ``make pdf`` (singlehtml) is for print: its players show the static figure.
 PLAYER_BUILDERS = {"html", "dirhtml"}
@@ -72,6 +80,7 @@ class FrameJob:
     cache: Path
     key: str
     started: float = field(default_factory=time.perf_counter)
+    done: float = 0.0  # when the last frame was written
     workers: int = 0
     pool: ProcessPoolExecutor | None = None
     futures: list[Future] = field(default_factory=list)
@@ -97,8 +106,15 @@ class FrameJob:
         ]
         self.workers = min(workers, len(tasks))
         context = multiprocessing.get_context("spawn")
-        self.pool = ProcessPoolExecutor(self.workers, mp_context=context)
+        self.pool = ProcessPoolExecutor(
+            self.workers, mp_context=context, initializer=os.nice, initargs=(NICE,)
+        )
         self.futures = [self.pool.submit(render_frames, *task) for task in tasks]
+        for future in self.futures:
+            future.add_done_callback(self._note_done)
+
+    def _note_done(self, future: Future) -> None:
+        self.done = max(self.done, time.perf_counter())
 
     def finish(self) -> dict:
         """Wait for the workers, move the frames into the cache, return stats."""
@@ -110,8 +126,8 @@ class FrameJob:
             "key": self.key,
             "frames": sum(count for count, _, _ in results),
             "bytes": sum(size for _, size, _ in results),
-            "cpu_seconds": round(sum(seconds for _, _, seconds in results), 2),
-            "wall_seconds": round(time.perf_counter() - self.started, 2),
+            "worker_seconds": round(sum(seconds for _, _, seconds in results), 2),
+            "wall_seconds": round(self.done - self.started, 2),
             "workers": self.workers,
         }
         (self.partial / STATS).write_text(json.dumps(stats, indent=1))

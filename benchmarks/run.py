@@ -207,13 +207,12 @@ def main() -> dict:
                 results["tests"] = test_suite(source, site)
     print("measuring the sliders...", flush=True)
     results["sliders"] = slider_rows()
-    results["load_after"] = os.getloadavg()[0]
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "latest.json").write_text(json.dumps(results, indent=1))
     print(
-        f"\n{results['date']}, {results['machine']}; load average "
-        f"{results['load_before']:.1f} before, {results['load_after']:.1f} after "
-        "(above 0.5, something else was running: the numbers are pessimistic)\n"
+        f"\n{results['date']}, {results['machine']}; load average at the start "
+        f"{results['load_before']:.1f} (above 0.5, something else was running: "
+        "the numbers are pessimistic)\n"
     )
     print_table(table(results))
     return results
