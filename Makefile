@@ -1,8 +1,8 @@
 # The two commands of the README:
 #   make book   creates .venv, installs the pinned requirements, builds the book
-#   make test   runs the whole test suite (lint, unit, notebooks, build)
-# Other targets: make pdf, make bench, make site-test, make lab, make lock,
-# make clean.
+#   make test   runs the whole test suite (lint, build, unit, chapters, site)
+# Other targets: make mutants (CI runs it after make test), make chapter,
+# make pdf, make bench, make site-test, make lab, make lock, make clean.
 
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
@@ -13,11 +13,15 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 BUILD := $(BIN)/jupyter-book build . -W -n --keep-going
-LINTED := posenc tests benchmarks _ext scripts
+LINTED := posenc tests benchmarks _ext scripts conftest.py
+# The chapters as plain notebooks, generated for nbval (never committed).
+NOTEBOOKS := _build/notebooks
+# Tests on every core; a chapter's cells stay together on one worker.
+XDIST := -n $(or $(JOBS),auto) --dist loadscope
 # Where `make pdf` builds the one-page book: $(PDF_ROOT)/_build/singlehtml.
 PDF_ROOT ?= .
 
-.PHONY: book test site-test pdf lab bench lock clean
+.PHONY: book test mutants chapter site-test pdf lab bench lock clean
 
 # The virtual environment, rebuilt whenever the pins change.
 $(INSTALLED): requirements.txt pyproject.toml
@@ -37,7 +41,19 @@ test: $(INSTALLED)
 	$(BIN)/ruff check $(LINTED)
 	$(BIN)/ruff format --check $(LINTED)
 	$(BUILD)
-	$(BIN)/pytest tests book --nbval-lax
+	$(BIN)/python scripts/chapter_notebooks.py $(NOTEBOOKS)
+	$(BIN)/pytest $(XDIST) -m "not mutants" tests $(NOTEBOOKS) --nbval-lax
+
+# Mutation tests: plant known bugs in copies of posenc and require the tests
+# to catch each one (slow; every core).
+mutants: $(INSTALLED)
+	$(BIN)/pytest -n $(or $(JOBS),auto) -m mutants tests
+
+# Run one chapter top to bottom from a clean kernel, fast:
+#   make chapter NAME=rope
+chapter: $(INSTALLED)
+	$(BIN)/python scripts/chapter_notebooks.py $(NOTEBOOKS)
+	$(BIN)/pytest --nbval-lax $(NOTEBOOKS)/$(NAME).ipynb
 
 # Only the browser tests of the built site (POSENC_SITE, else _build/html).
 site-test: $(INSTALLED)
@@ -49,7 +65,12 @@ pdf: $(INSTALLED)
 	$(BIN)/jupyter-book build . --builder singlehtml --path-output $(PDF_ROOT) -n --keep-going
 	$(BIN)/python scripts/print_pdf.py $(PDF_ROOT)/_build/singlehtml $(PDF_ROOT)/_build/book.pdf
 
+# JupyterLab opens the chapters (book/*.md) as notebooks (jupytext); saving
+# writes the .md back, with no outputs and no cell ids.
+LAB_SETTINGS := $(VENV)/share/jupyter/lab/settings
 lab: $(INSTALLED)
+	mkdir -p $(LAB_SETTINGS)
+	cp scripts/jupyterlab-overrides.json $(LAB_SETTINGS)/overrides.json
 	$(BIN)/jupyter lab book/
 
 # Measurements, not tests: build times, slider latency, page weight, MathJax.

@@ -12,13 +12,18 @@ combination of its sliders' options:
   processes (one per core, at a lower priority), so it overlaps with
   executing the notebooks and takes the processor time that leaves;
 * frames are cached beside the output folder, in
-  ``<outdir>/../.posenc-frames/<key>/`` where the key hashes ``posenc/*.py``
-  and the versions of matplotlib, numpy and Pillow: a rebuild with nothing
-  changed renders nothing; ``stats.json`` there records the rendering time;
+  ``<outdir>/../.posenc-frames/<key>/``. The key hashes the code of the
+  modules of ``posenc`` that the explorers import (their syntax trees without
+  docstrings, :func:`posenc.static.code_hash`) and the versions of
+  matplotlib, numpy and Pillow: a rebuild with nothing changed renders
+  nothing, and neither does an edit to a docstring, a comment or a module the
+  explorers do not use; ``stats.json`` there records the rendering time;
+* an explorer may have at most :data:`posenc.static.MAX_FRAMES` frames taking
+  :data:`posenc.static.MAX_FRAME_BYTES` in all; more fails the build;
 * when the build has finished, the frames are copied into the site;
-* when ``posenc`` changed since the last build, every notebook is executed
-  again (see :func:`track_sources`), so the figures in the pages and the
-  frames come from the same code;
+* when the code of ``posenc`` changed since the last build, every notebook is
+  executed again (see :func:`track_sources`), so the figures in the pages and
+  the frames come from the same code;
 * the player's script and style sheet are added to the pages that have a
   player, and the ipywidgets state that myst-nb embeds in a page (of no use
   to a site that loads no widget JavaScript, and as heavy as a frame) is
@@ -29,6 +34,7 @@ An explorer that raises on some combination of values fails the build.
 
 from __future__ import annotations
 
+import ast
 import functools
 import json
 import math
@@ -43,7 +49,8 @@ from pathlib import Path
 from sphinx.application import Sphinx
 from sphinx.util import logging
 
-from posenc.static import FRAMES_DIR, all_indices, render_frames, sources_hash
+from posenc import static
+from posenc.static import FRAMES_DIR, all_indices, code_hash, render_frames
 from posenc.widgets import EXPLORERS
 
 logger = logging.getLogger(__name__)
@@ -95,6 +102,7 @@ class FrameJob:
 
     def start(self) -> None:
         """Start rendering, unless the cache already holds this key's frames."""
+        check_frame_counts()
         if (self.frames / STATS).exists():
             return
         shutil.rmtree(self.partial, ignore_errors=True)
@@ -130,6 +138,7 @@ class FrameJob:
             "wall_seconds": round(self.done - self.started, 2),
             "workers": self.workers,
         }
+        check_frame_bytes(self.partial)
         (self.partial / STATS).write_text(json.dumps(stats, indent=1))
         if self.frames.exists():  # a concurrent build got there first
             shutil.rmtree(self.partial)
@@ -159,6 +168,31 @@ class FrameJob:
 _jobs: dict[int, FrameJob] = {}
 
 
+class FrameCapError(Exception):
+    """An explorer would put too many frames, or too many bytes, in the site."""
+
+
+def check_frame_counts() -> None:
+    for explorer_class in EXPLORERS:
+        frames = math.prod(len(choice.options) for choice in explorer_class.choices)
+        if frames > static.MAX_FRAMES:
+            raise FrameCapError(
+                f"{explorer_class.__name__} has {frames} frames, more than "
+                f"posenc.static.MAX_FRAMES = {static.MAX_FRAMES}: offer fewer "
+                "options or fewer sliders"
+            )
+
+
+def check_frame_bytes(frames: Path) -> None:
+    for folder in sorted(p for p in frames.iterdir() if p.is_dir()):
+        size = sum(path.stat().st_size for path in folder.glob("*.png"))
+        if size > static.MAX_FRAME_BYTES:
+            raise FrameCapError(
+                f"the frames of {folder.name} take {size / 1e6:.1f} MB, more than "
+                f"posenc.static.MAX_FRAME_BYTES = {static.MAX_FRAME_BYTES / 1e6:g} MB"
+            )
+
+
 def add_static_path(app: Sphinx, config) -> None:
     """Serve the player's script and style sheet from the site's ``_static``."""
     config.html_static_path.append(str(STATIC))
@@ -169,11 +203,12 @@ def track_sources(app: Sphinx, config) -> None:
 
     The notebook outputs (the inline frames among them) come from ``posenc``,
     but jupyter-cache keys them on the notebooks' code only, and Sphinx
-    re-reads only the pages whose source changed. So the sources' hash is a
-    config value that rebuilds the environment when it changes, and the
-    execution cache is emptied then.
+    re-reads only the pages whose source changed. So the hash of the code of
+    ``posenc`` (every module: a chapter imports the whole package; docstrings
+    and comments do not count) is a config value that rebuilds the
+    environment when it changes, and the execution cache is emptied then.
     """
-    key = frames_key()
+    key = code_hash()
     config.posenc_sources = key
     root = Path(app.outdir).parent
     cached = getattr(config, "nb_execution_cache_path", "")
@@ -233,10 +268,29 @@ def add_page_assets(app: Sphinx, pagename: str, templatename, context, doctree):
         )
 
 
+def imported_modules(start: str, package: Path) -> set[str]:
+    """``start`` and the modules of ``package`` it imports, directly or not."""
+    seen, todo = set(), [start]
+    while todo:
+        name = todo.pop()
+        if name in seen or not (package / f"{name}.py").exists():
+            continue
+        seen.add(name)
+        tree = ast.parse((package / f"{name}.py").read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                if node.module:
+                    todo.append(node.module.split(".")[0])
+                else:
+                    todo.extend(alias.name for alias in node.names)
+    return seen
+
+
 @functools.cache
 def frames_key() -> str:
-    """The cache key, also the version the player asks its frames by."""
-    return sources_hash()
+    """The cache key of the frames, also the version the player asks them by."""
+    package = Path(static.__file__).parent
+    return code_hash(modules=imported_modules("widgets", package))
 
 
 def _attrs(script) -> dict:

@@ -3,23 +3,28 @@
 The website cannot run Python, so an explorer's sliders step through frames
 rendered when the book is built, one PNG for every combination of slider
 values. This module holds what the notebook side and the build side must
-agree on:
+agree on. It is a leaf: it imports nothing from the rest of ``posenc`` and is
+handed what it renders (:mod:`posenc.widgets` calls it; the list of explorers
+lives there only).
 
 * :func:`player_html` -- the HTML a notebook output carries for the website:
-  the explorer's current frame inline (a data URI, so the figure shows with
-  JavaScript off), and one range input per :class:`~posenc.widgets.Choice`,
-  hidden until the site's script (``_ext/static/posenc-player.js``)
-  reveals them and swaps the picture on every move;
+  a figure inline (a data URI, so it shows with JavaScript off) and, given
+  :class:`Slider` descriptions, one range input per slider, hidden until the
+  site's script (``_ext/static/posenc-player.js``) reveals them and swaps the
+  picture on every move;
 * :func:`frame_name` and :func:`all_indices` -- how frames are named: by the
   index of each slider's value, ``2_0_1.png``, under
   ``_static/explorers/<ClassName>/`` of the site;
 * :func:`render_frames` -- renders frames to files (run at build time by the
   Sphinx extension ``_ext/explorer_frames.py``, in worker processes);
-* :func:`sources_hash` -- the key of the build's frame cache.
+* :func:`code_hash` -- the key of the build's caches: the code of ``posenc``
+  (its syntax tree without docstrings, so editing a docstring or a comment
+  re-renders nothing).
 """
 
 from __future__ import annotations
 
+import ast
 import base64
 import hashlib
 import html
@@ -28,22 +33,23 @@ import json
 import struct
 import time
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .widgets import Choice, Explorer
+from typing import Any
 
 __all__ = [
     "FRAMES_DIR",
     "NOTE_LIVE",
     "NOTE_STATIC",
+    "MAX_FRAMES",
+    "MAX_FRAME_BYTES",
+    "Slider",
     "all_indices",
+    "code_hash",
     "frame_name",
     "player_html",
     "render_frames",
-    "sources_hash",
     "value_indices",
 ]
 
@@ -62,7 +68,25 @@ NOTE_STATIC = (
     "JavaScript on) and, live, in this chapter's notebook."
 )
 
+#: The most frames one explorer may have: the product of its sliders' option
+#: counts. A new slider multiplies it, and every frame is a file of the site.
+MAX_FRAMES = 200
+#: The most bytes the frames of one explorer may take in the site.
+MAX_FRAME_BYTES = 10_000_000
+
 _PACKAGE = Path(__file__).resolve().parent
+
+
+@dataclass(frozen=True)
+class Slider:
+    """What the page shows of one slider: its name (the keyword of the
+    explorer's ``update``), its label, the label of each option, and the
+    index of the option the figure shows."""
+
+    name: str
+    label: str
+    labels: tuple[str, ...]
+    index: int
 
 
 def frame_name(indices: Sequence[int]) -> str:
@@ -72,24 +96,25 @@ def frame_name(indices: Sequence[int]) -> str:
     return "_".join(str(int(index)) for index in indices) + ".png"
 
 
-def all_indices(explorer_class: type[Explorer]) -> Iterator[tuple[int, ...]]:
-    """Every combination of option indices of ``explorer_class``'s sliders."""
+def all_indices(explorer_class: Any) -> Iterator[tuple[int, ...]]:
+    """Every combination of option indices of ``explorer_class``'s sliders
+    (its ``choices``, each with its ``options``)."""
     return itertools.product(*(range(len(c.options)) for c in explorer_class.choices))
 
 
-def value_indices(explorer: Explorer) -> tuple[int, ...]:
+def value_indices(explorer: Any) -> tuple[int, ...]:
     """The option index of each slider's current value."""
     return tuple(c.options.index(explorer.values[c.name]) for c in explorer.choices)
 
 
-def values_at(explorer_class: type[Explorer], indices: Sequence[int]) -> dict:
+def values_at(explorer_class: Any, indices: Sequence[int]) -> dict:
     """The slider values (keyword arguments of ``update``) at ``indices``."""
     choices = explorer_class.choices
     return {c.name: c.options[i] for c, i in zip(choices, indices, strict=True)}
 
 
 def render_frames(
-    explorer_class: type[Explorer],
+    explorer_class: Any,
     indices: Iterable[Sequence[int]],
     directory: str | Path,
 ) -> tuple[int, int, float]:
@@ -112,13 +137,39 @@ def render_frames(
     return count, written, time.perf_counter() - start
 
 
-def sources_hash(package: str | Path = _PACKAGE) -> str:
-    """Key of the frame cache: the ``*.py`` sources of ``package`` and the
-    versions of the libraries that draw and encode the frames."""
+def _without_docstrings(tree: ast.AST) -> ast.AST:
+    """``tree`` with the docstring of every module, class and function removed."""
+    for node in ast.walk(tree):
+        kinds = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+        if not isinstance(node, kinds) or not node.body:
+            continue
+        first = node.body[0]
+        if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+            if isinstance(first.value.value, str):
+                node.body = node.body[1:] or [ast.Pass()]
+    return tree
+
+
+def code_hash(
+    package: str | Path = _PACKAGE,
+    libraries: Sequence[str] = ("matplotlib", "numpy", "pillow"),
+    modules: Iterable[str] | None = None,
+) -> str:
+    """Key of the build's caches: what the code of ``package`` does.
+
+    Hashes the syntax tree of every ``*.py`` file (or of the named
+    ``modules`` only) without docstrings and positions, so comments,
+    docstrings and blank lines do not count, and the versions of
+    ``libraries`` (those that draw and encode the frames).
+    """
     digest = hashlib.sha256()
-    for path in sorted(Path(package).glob("*.py")):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
-    for library in ("matplotlib", "numpy", "pillow"):
+    paths = sorted(Path(package).glob("*.py"))
+    if modules is not None:
+        paths = [path for path in paths if path.stem in set(modules)]
+    for path in paths:
+        tree = _without_docstrings(ast.parse(path.read_text(encoding="utf-8")))
+        digest.update(path.name.encode() + b"\0" + ast.dump(tree).encode() + b"\0")
+    for library in libraries:
         digest.update(f"{library}=={metadata.version(library)}\0".encode())
     return digest.hexdigest()[:16]
 
@@ -135,60 +186,55 @@ def _attribute(value: str) -> str:
     return html.escape(value, quote=True)
 
 
-def _slider_html(choice: Choice, index: int) -> str:
+def _slider_html(slider: Slider) -> str:
     """One labelled range input; its ``<output>`` shows the formatted value."""
-    labels = [choice.format(option) for option in choice.options]
-    current = _attribute(labels[index])
+    current = _attribute(slider.labels[slider.index])
     return (
         '<label class="posenc-slider">'
-        f'<span class="posenc-label">{html.escape(choice.label)}</span>'
-        f'<input type="range" min="0" max="{len(labels) - 1}" step="1" '
-        f'value="{index}" data-name="{_attribute(choice.name)}" '
-        f'data-labels="{_attribute(json.dumps(labels))}" '
+        f'<span class="posenc-label">{html.escape(slider.label)}</span>'
+        f'<input type="range" min="0" max="{len(slider.labels) - 1}" step="1" '
+        f'value="{slider.index}" data-name="{_attribute(slider.name)}" '
+        f'data-labels="{_attribute(json.dumps(list(slider.labels)))}" '
         f'aria-valuetext="{current}">'
         f'<output class="posenc-value">{current}</output></label>'
     )
 
 
-def player_html(explorer: Explorer) -> str:
-    """HTML of ``explorer``'s static player, starting at its current values.
+def player_html(
+    name: str,
+    png: bytes,
+    description: str,
+    sliders: Sequence[Slider] | None = None,
+) -> str:
+    """HTML of the static player of explorer class ``name``.
 
-    The current frame is inline, so the page shows the figure with no script
-    and no other file. Explorers listed in ``posenc.widgets.EXPLORERS`` (whose
-    frames the build renders) also get their sliders, hidden until the site's
-    script reveals them; any other explorer is shown as a plain figure.
+    ``png`` is the figure at the sliders' current options, inline, so the page
+    shows it with no script and no other file; ``description`` is its alt
+    text. With ``sliders`` (for explorers whose frames the build renders), the
+    player gets one range input per slider, hidden until the site's script
+    reveals them; without, it is a plain figure.
     """
-    from .widgets import EXPLORERS
-
-    name = type(explorer).__name__
-    data = explorer.png()
-    width, height = _png_size(data)
+    width, height = _png_size(png)
     image = (
         f'<img class="posenc-frame" width="{width}" height="{height}" '
-        f'src="data:image/png;base64,{base64.b64encode(data).decode("ascii")}" '
-        f'alt="{_attribute(explorer.description)}">'
+        f'src="data:image/png;base64,{base64.b64encode(png).decode("ascii")}" '
+        f'alt="{_attribute(description)}">'
     )
-    if type(explorer) not in EXPLORERS:
+    if sliders is None:
         return f'<div class="posenc-explorer" data-explorer="{name}">{image}</div>'
-    indices = value_indices(explorer)
-    sliders = "".join(
-        _slider_html(choice, index)
-        for choice, index in zip(explorer.choices, indices, strict=True)
-    )
+    controls = "".join(_slider_html(slider) for slider in sliders)
     return (
         f'<div class="posenc-explorer posenc-player" data-explorer="{name}">'
-        f'<div class="posenc-controls" hidden>{sliders}</div>{image}'
+        f'<div class="posenc-controls" hidden>{controls}</div>{image}'
         f'<p class="posenc-note posenc-note-live" hidden>{NOTE_LIVE}</p>'
-        f'<p class="posenc-note posenc-note-static">{_static_note(explorer)}</p>'
+        f'<p class="posenc-note posenc-note-static">{_static_note(sliders)}</p>'
         "</div>"
     )
 
 
-def _static_note(explorer: Explorer) -> str:
+def _static_note(sliders: Sequence[Slider]) -> str:
     """:data:`NOTE_STATIC` naming the values of the figure shown (in a span
     that the script keeps up to date, for printing after a slider moved)."""
-    values = ", ".join(
-        f"{c.label} = {c.format(explorer.values[c.name])}" for c in explorer.choices
-    )
+    values = ", ".join(f"{s.label} = {s.labels[s.index]}" for s in sliders)
     before, after = (html.escape(part) for part in NOTE_STATIC.split("{values}"))
     return f'{before}<span class="posenc-values">{html.escape(values)}</span>{after}'

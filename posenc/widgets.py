@@ -34,7 +34,7 @@ from matplotlib.collections import LineCollection
 from matplotlib.figure import Figure
 from PIL import Image
 
-from . import core
+from . import core, static
 from .plots import DIVERGING, PALETTE, new_figure
 
 __all__ = [
@@ -199,6 +199,32 @@ class Explorer:
         self._image = widgets.Image(value=self.png(compress_level=1), format="png")
         return widgets.VBox([*sliders, self._image])
 
+    def sliders(self) -> list[static.Slider]:
+        """The sliders as the static player shows them, at the current values."""
+        return [
+            static.Slider(
+                choice.name,
+                choice.label,
+                tuple(choice.format(option) for option in choice.options),
+                choice.options.index(self.values[choice.name]),
+            )
+            for choice in self.choices
+        ]
+
+    def player_html(self) -> str:
+        """The static player of the website, at the current values.
+
+        Explorers listed in :data:`EXPLORERS` (whose frames the build renders)
+        get their sliders; any other explorer is shown as a plain figure.
+        """
+        listed = type(self) in EXPLORERS
+        return static.player_html(
+            type(self).__name__,
+            self.png(),
+            self.description,
+            self.sliders() if listed else None,
+        )
+
     def _repr_mimebundle_(self, include=None, exclude=None) -> dict[str, Any]:
         """Live widget for Jupyter, static player for the website, PNG for print.
 
@@ -206,10 +232,8 @@ class Explorer:
         widget view (``_config.yml``) and so shows ``text/html``, the static
         player of :mod:`posenc.static`; other builders fall back to the PNG.
         """
-        from .static import player_html
-
         bundle = dict(self.widget()._repr_mimebundle_())
-        bundle["text/html"] = player_html(self)
+        bundle["text/html"] = self.player_html()
         bundle["image/png"] = base64.b64encode(self.png()).decode("ascii")
         return bundle
 

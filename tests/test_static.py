@@ -63,7 +63,7 @@ class Collector(HTMLParser):
 
 
 def parse(explorer: widgets.Explorer) -> Collector:
-    return Collector(static.player_html(explorer))
+    return Collector(explorer.player_html())
 
 
 @pytest.fixture(scope="module")
@@ -194,7 +194,7 @@ def test_explorer_without_frames_is_a_plain_figure():
 
 def test_labels_and_values_are_escaped(monkeypatch):
     monkeypatch.setattr(widgets, "EXPLORERS", (*widgets.EXPLORERS, _Unlisted))
-    source = static.player_html(_Unlisted())
+    source = _Unlisted().player_html()
     assert "level &lt;&amp;&gt;" in source and "<&>" not in source
     page = Collector(source)
     assert page.find("span", "posenc-label")[0].text == "level <&>"
@@ -223,11 +223,56 @@ def test_rendered_frames_match_the_explorer_at_those_values(tmp_path):
     assert (tmp_path / "4_3_0.png").read_bytes() == default
 
 
-def test_cache_key_follows_the_sources(tmp_path):
+def test_cache_key_follows_the_code(tmp_path):
     (tmp_path / "core.py").write_text("x = 1\n")
-    before = static.sources_hash(tmp_path)
-    assert static.sources_hash(tmp_path) == before
+    before = static.code_hash(tmp_path)
+    assert static.code_hash(tmp_path) == before
     (tmp_path / "notes.txt").write_text("not a source")
-    assert static.sources_hash(tmp_path) == before
+    assert static.code_hash(tmp_path) == before
     (tmp_path / "core.py").write_text("x = 2\n")
-    assert static.sources_hash(tmp_path) != before
+    assert static.code_hash(tmp_path) != before
+
+
+def test_cache_key_ignores_docstrings_comments_and_layout(tmp_path):
+    source = tmp_path / "core.py"
+    source.write_text('def f(x):\n    """Square."""\n    return x * x\n')
+    before = static.code_hash(tmp_path)
+    source.write_text(
+        '"""A module docstring."""\n\n\ndef f(x):\n'
+        '    """The square of x: a longer docstring."""\n'
+        "    # a comment\n    return x * x  # why\n"
+    )
+    assert static.code_hash(tmp_path) == before
+    source.write_text('def f(x):\n    """Square."""\n    return x * x * 1\n')
+    assert static.code_hash(tmp_path) != before
+    source.write_text('def f(x):\n    return "x * x"\n')  # a string, not a docstring
+    assert static.code_hash(tmp_path) != before
+
+
+def test_cache_key_follows_the_libraries(tmp_path):
+    (tmp_path / "core.py").write_text("x = 1\n")
+    assert static.code_hash(tmp_path, ()) != static.code_hash(tmp_path)
+
+
+@pytest.mark.parametrize("explorer_class", widgets.EXPLORERS, ids=lambda c: c.__name__)
+def test_every_explorer_stays_within_the_frame_cap(explorer_class):
+    frames = len(list(static.all_indices(explorer_class)))
+    assert 1 <= frames <= static.MAX_FRAMES, (
+        f"{explorer_class.__name__} has {frames} frames; at most "
+        f"{static.MAX_FRAMES} (coarser slider options, or fewer sliders)"
+    )
+
+
+def test_the_player_is_a_leaf_module():
+    """posenc.static imports nothing of posenc: it is handed what it renders."""
+    import ast
+    from pathlib import Path
+
+    tree = ast.parse(Path(static.__file__).read_text())
+    relative = [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom)
+        and (node.level or "posenc" in (node.module or ""))
+    ]
+    assert not relative
