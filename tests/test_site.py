@@ -40,6 +40,7 @@ ALL = sitetools.html_pages(SITE) if BUILT else ["(no site)"]
 PAGES = [p for p in ALL if not BUILT or not sitetools.is_redirect(SITE, p)]
 REDIRECTS = [p for p in ALL if BUILT and sitetools.is_redirect(SITE, p)]
 VIEWPORT = {"width": 1280, "height": 900}
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 RAW_TEX = ("\\(", "\\)", "\\[", "\\]", "$$", "\\begin{")
 
 # ------------------------------------------------------------ in the page
@@ -400,10 +401,23 @@ def test_notebook_page_offers_its_notebook(site, path):
         for href, classes in parsed(path).links
         if "btn-download-source-button" in classes
     ]
-    assert [d for d in downloads if d.endswith(".ipynb")], "no .ipynb download"
-    for download in downloads:
+    notebooks = [d for d in downloads if d.endswith(".ipynb")]
+    assert notebooks, "no .ipynb download"
+    for download in notebooks:
         notebook = json.loads((site / download).read_text())
         assert notebook["nbformat"] == 4 and notebook["cells"]
+        outputs = [
+            output
+            for cell in notebook["cells"]
+            if cell["cell_type"] == "code"
+            for output in cell["outputs"]
+        ]
+        figures = [o for o in outputs if "image/png" in o.get("data", {})]
+        # A reader who downloads a chapter gets its figures, as the page shows
+        # them (an explorer as its PNG: the live widget needs a kernel).
+        captioned = len(parsed(path).caption_numbers)
+        assert len(figures) >= captioned, f"{download}: {len(figures)} figures"
+        assert not [o for o in outputs if WIDGET_VIEW in o.get("data", {})]
 
 
 @pytest.mark.parametrize("path", PLAYER_PAGES)
