@@ -1,30 +1,224 @@
 """Companion module of the book *Why Sines? The Sinusoidal Position Encoding,
 Derived and Checked*.
 
-The maths lives in :mod:`posenc.core` (re-exported here), the figure style in
-:mod:`posenc.plots`, and the sliders in :mod:`posenc.widgets`. Importing the
-package has no side effects: no rcParams changes, no seeding, no printing.
+One way to reach each thing from a chapter::
+
+    import posenc                        # numbers: posenc.encoding(...)
+    from posenc import plots, widgets    # plots.leakage_figure(...),
+                                         # widgets.DecayExplorer()
+
+* **Maths: ``posenc.X``.** Every function and constant that computes or
+  names a number is re-exported here (``__all__`` below) from the module
+  that holds it, and a chapter calls it through ``posenc``, never through
+  its module:
+
+  - :mod:`posenc.core` -- the encoding, its inner product, the decay
+    integral, shifts, rotary embeddings (both pairings), general H;
+  - :mod:`posenc.codebases` -- the encoding as nine public code bases write
+    it, and their two frequency schedules;
+  - :mod:`posenc.measure` -- reading a table of numbers: column
+    frequencies, layout, schedule, start, column permutations;
+  - :mod:`posenc.bugchecks` -- checks for the slips that shipped;
+  - :mod:`posenc.precision` -- float32 error and distances between positions;
+  - :mod:`posenc.toy` -- a seeded attention model, numerical derivatives;
+  - :mod:`posenc.experiments` -- the sweeps and seeded samples the figures
+    draw.
+
+* **Figures: ``posenc.plots.X``.** Each figure function draws the arrays it
+  is handed; the chapter computes them with ``posenc.X`` and asserts on them
+  first. Not imported here (matplotlib is not needed to compute).
+* **Explorers: ``posenc.widgets.X``** (sliders; the website's static form is
+  :mod:`posenc.static`). Not imported here.
+* Argument checks live in :mod:`posenc.validate`, used by every module.
+
+Importing the package has no side effects: no rcParams changes, no seeding,
+no printing. The version is the installed distribution's (``pyproject.toml``
+is the one place it is written).
 """
 
+from importlib import metadata
+
+from .bugchecks import (
+    check_encoding_table,
+    check_relative_scores,
+    check_rope_pairing,
+    encoding_table_problems,
+    rope_pairing,
+)
+from .codebases import (
+    CODEBASE_SCHEDULES,
+    CONVENTIONS,
+    Convention,
+    distilbert,
+    fairseq,
+    gptj,
+    marian,
+    paper_frequencies,
+    pytorch_tutorial,
+    schedule_ratio,
+    t2t_frequencies,
+    tensor2tensor,
+    vaswani2017,
+    whisper,
+)
 from .core import (
+    CI_FIRST_ZERO,
+    DECAY_SCHEDULES,
     LAYOUTS,
+    PAIRINGS,
+    aliasing_offset,
     cin,
+    column_fit,
+    cross_terms,
     decay_integral,
+    diagonal_means,
     encoding,
     frequencies,
     inner_product,
+    integral_envelope,
+    interleave,
+    interleaved_to_halves,
+    log_law,
+    offset_leakage,
+    pair_columns,
+    rope_bound,
+    rope_partial_sums,
     rotate,
+    schedule_frequencies,
+    schedule_integral,
     shift_matrix,
+)
+from .experiments import (
+    PERTURBATIONS,
+    SCHEDULE_CASES,
+    aliasing_error,
+    decay_floor,
+    decay_regimes,
+    leakage_curves,
+    pairing_scores,
+    perturbation,
+    rope_scores,
+    schedule_integrals,
+    score_scaling,
+)
+from .measure import (
+    Measured,
+    column_distances,
+    column_frequencies,
+    find_column_permutation,
+    measure_table,
+    offset_profiles,
+)
+from .precision import (
+    METHODS,
+    SINE_ROUNDING,
+    UNIT_ROUNDOFF,
+    certification_curves,
+    certified_length,
+    dirichlet_bound,
+    distance_records,
+    encoding_cast,
+    encoding_error,
+    encoding_float32,
+    encoding_reduced,
+    entry_error_bound,
+    minimum_distance,
+    reduced_angles,
+    row_error_bound,
+    squared_distance,
+)
+from .toy import (
+    cross_block,
+    gradient,
+    hessian,
+    pooled_attention_model,
 )
 
 __all__ = [
     "LAYOUTS",
-    "cin",
-    "decay_integral",
-    "encoding",
+    "PAIRINGS",
     "frequencies",
+    "interleave",
+    "pair_columns",
+    "interleaved_to_halves",
+    "encoding",
     "inner_product",
-    "rotate",
+    "decay_integral",
+    "cin",
+    "CI_FIRST_ZERO",
+    "log_law",
+    "integral_envelope",
+    "aliasing_offset",
+    "DECAY_SCHEDULES",
+    "schedule_frequencies",
+    "schedule_integral",
     "shift_matrix",
+    "rotate",
+    "cross_terms",
+    "diagonal_means",
+    "offset_leakage",
+    "column_fit",
+    "rope_partial_sums",
+    "rope_bound",
+    "vaswani2017",
+    "pytorch_tutorial",
+    "distilbert",
+    "marian",
+    "gptj",
+    "tensor2tensor",
+    "fairseq",
+    "whisper",
+    "CODEBASE_SCHEDULES",
+    "paper_frequencies",
+    "t2t_frequencies",
+    "schedule_ratio",
+    "Convention",
+    "CONVENTIONS",
+    "find_column_permutation",
+    "column_distances",
+    "column_frequencies",
+    "offset_profiles",
+    "Measured",
+    "measure_table",
+    "encoding_table_problems",
+    "check_encoding_table",
+    "rope_pairing",
+    "check_rope_pairing",
+    "check_relative_scores",
+    "UNIT_ROUNDOFF",
+    "SINE_ROUNDING",
+    "METHODS",
+    "encoding_float32",
+    "encoding_cast",
+    "reduced_angles",
+    "encoding_reduced",
+    "encoding_error",
+    "entry_error_bound",
+    "row_error_bound",
+    "squared_distance",
+    "distance_records",
+    "minimum_distance",
+    "dirichlet_bound",
+    "certified_length",
+    "certification_curves",
+    "pooled_attention_model",
+    "gradient",
+    "hessian",
+    "cross_block",
+    "PERTURBATIONS",
+    "perturbation",
+    "leakage_curves",
+    "decay_regimes",
+    "SCHEDULE_CASES",
+    "schedule_integrals",
+    "decay_floor",
+    "aliasing_error",
+    "rope_scores",
+    "score_scaling",
+    "pairing_scores",
 ]
-__version__ = "0.1.0"
+
+try:
+    __version__ = metadata.version("posenc")
+except metadata.PackageNotFoundError:  # a copy of the sources, not installed
+    __version__ = "unknown"

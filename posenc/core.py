@@ -17,15 +17,27 @@ Conventions used throughout the book (see the introduction):
 from __future__ import annotations
 
 import math
-import numbers
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy import special
 
+from .validate import (
+    check_base,
+    check_choice,
+    check_dimension,
+    check_finite,
+    check_scalar,
+    check_square_matrix,
+)
+
 __all__ = [
     "LAYOUTS",
+    "PAIRINGS",
     "frequencies",
+    "interleave",
+    "pair_columns",
+    "interleaved_to_halves",
     "encoding",
     "inner_product",
     "decay_integral",
@@ -34,68 +46,25 @@ __all__ = [
     "log_law",
     "integral_envelope",
     "aliasing_offset",
-    "SCHEDULES",
+    "DECAY_SCHEDULES",
     "schedule_frequencies",
     "schedule_integral",
     "shift_matrix",
     "rotate",
     "cross_terms",
+    "diagonal_means",
     "offset_leakage",
     "column_fit",
     "rope_partial_sums",
     "rope_bound",
 ]
 
+#: Where each pair's sine and cosine sit in an encoding table: columns 2i and
+#: 2i + 1 (the paper's), or columns i and d/2 + i.
 LAYOUTS = ("interleaved", "halves")
-
-# ---------------------------------------------------------------- validation
-
-
-def check_dimension(d: object, name: str = "d") -> int:
-    """Return ``d`` as an int if it is a positive even integer, else raise."""
-    if isinstance(d, bool) or not isinstance(d, numbers.Integral):
-        raise ValueError(
-            f"{name} must be a positive even integer, got {d!r} "
-            f"of type {type(d).__name__}"
-        )
-    d = int(d)
-    if d <= 0 or d % 2:
-        raise ValueError(f"{name} must be a positive even integer, got {d}")
-    return d
-
-
-def check_base(base: object) -> float:
-    """Return ``base`` as a float if it is a finite real number > 1, else raise."""
-    if isinstance(base, bool) or not isinstance(base, numbers.Real):
-        raise ValueError(
-            f"base must be a finite real number greater than 1, got {base!r} "
-            f"of type {type(base).__name__}"
-        )
-    value = float(base)
-    if not math.isfinite(value) or value <= 1.0:
-        raise ValueError(
-            f"base must be a finite real number greater than 1, got {base}"
-        )
-    return value
-
-
-def check_finite(values: ArrayLike, name: str) -> NDArray[np.float64]:
-    """Return ``values`` as a float64 array if every entry is finite, else raise."""
-    try:
-        array = np.asarray(values, dtype=np.float64)
-    except (TypeError, ValueError) as error:
-        raise ValueError(f"{name} must be real numbers, got {values!r}") from error
-    if not np.all(np.isfinite(array)):
-        raise ValueError(f"{name} must be finite (no NaN or infinity), got {values!r}")
-    return array
-
-
-def check_layout(layout: object) -> str:
-    """Return ``layout`` if it is one of :data:`LAYOUTS`, else raise."""
-    if layout not in LAYOUTS:
-        raise ValueError(f"layout must be one of {LAYOUTS}, got {layout!r}")
-    return layout  # type: ignore[return-value]
-
+#: Which coordinates a rotary embedding turns together: (2i, 2i + 1), or
+#: (i, i + d/2).
+PAIRINGS = ("interleaved", "half-split")
 
 # ------------------------------------------------------------------ the maths
 
@@ -115,6 +84,36 @@ def frequencies(d: int, base: float = 10000.0) -> NDArray[np.float64]:
     base = check_base(base)
     exponents = np.arange(d // 2, dtype=np.float64) * (2.0 / d)
     return base**-exponents
+
+
+def interleave(first: NDArray, second: NDArray) -> NDArray:
+    """Pairs side by side: column ``2i`` holds ``first[..., i]`` and column
+    ``2i + 1`` holds ``second[..., i]`` (the paper's layout). Keeps the dtype.
+    """
+    shape = first.shape[:-1] + (2 * first.shape[-1],)
+    return np.stack([first, second], axis=-1).reshape(shape)
+
+
+def pair_columns(d: int, layout: str) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+    """The columns ``(a_i, b_i)`` of pair ``i`` in ``layout``: ``a`` holds the
+    sine, ``b`` the cosine. Each is an array of ``d // 2`` column indices."""
+    d = check_dimension(d)
+    layout = check_choice(layout, "layout", LAYOUTS)
+    if layout == "interleaved":
+        return np.arange(0, d, 2), np.arange(1, d, 2)
+    return np.arange(d // 2), np.arange(d // 2, d)
+
+
+def interleaved_to_halves(d: int) -> NDArray[np.intp]:
+    """The column permutation from the interleaved to the halves layout.
+
+    ``halves_table = interleaved_table[..., perm]`` with ``perm = (0, 2, ...,
+    d-2, 1, 3, ..., d-1)``: first the sine columns, then the cosine columns.
+    The same ``perm`` turns interleaved rotary pairs into half-split ones:
+    ``rotate(x[..., perm], t, pairing="half-split") == rotate(x, t)[..., perm]``.
+    Derived in the chapter "The encoding in real code".
+    """
+    return np.concatenate(pair_columns(d, "interleaved"))
 
 
 def encoding(
@@ -138,13 +137,13 @@ def encoding(
     solve <p_m, p_n> = g(m - n)".
     """
     theta = frequencies(d, base)
-    layout = check_layout(layout)
+    layout = check_choice(layout, "layout", LAYOUTS)
     t = check_finite(positions, "positions")
     angles = t[..., None] * theta
     sines, cosines = np.sin(angles), np.cos(angles)
     if layout == "halves":
         return np.concatenate([sines, cosines], axis=-1)
-    return np.stack([sines, cosines], axis=-1).reshape(t.shape + (d,))
+    return interleave(sines, cosines)
 
 
 def inner_product(
@@ -271,16 +270,11 @@ def aliasing_offset(d: int, base: float = 10000.0) -> float:
     return math.pi / (1.0 - base ** (-2.0 / d))
 
 
-#: Frequency schedules theta_t on t in [0, 1] compared in the chapter on
-#: long-range decay (after Su, 2021). "exponential" is the paper's base^(-t).
-SCHEDULES = ("exponential", "linear", "square", "sqrt")
-
-
-def check_schedule(schedule: object) -> str:
-    """Return ``schedule`` if it is one of :data:`SCHEDULES`, else raise."""
-    if schedule not in SCHEDULES:
-        raise ValueError(f"schedule must be one of {SCHEDULES}, got {schedule!r}")
-    return schedule  # type: ignore[return-value]
+#: Frequency schedules theta_t on t in [0, 1] whose decay integrals the
+#: chapter on long-range decay compares (after Su, 2021). "exponential" is the
+#: paper's base^(-t). (The schedules of real code bases, by code base, are
+#: :data:`posenc.codebases.CODEBASE_SCHEDULES`.)
+DECAY_SCHEDULES = ("exponential", "linear", "square", "sqrt")
 
 
 def schedule_frequencies(
@@ -294,7 +288,7 @@ def schedule_frequencies(
     only. Derived in the chapter "Why base^(-2i/d): long-range decay".
     """
     d = check_dimension(d)
-    schedule = check_schedule(schedule)
+    schedule = check_choice(schedule, "schedule", DECAY_SCHEDULES)
     if schedule == "exponential":
         return frequencies(d, base)
     t = np.arange(d // 2, dtype=np.float64) * (2.0 / d)
@@ -317,7 +311,7 @@ def schedule_integral(
     All are even in ``x`` and equal 1 at ``x = 0``. Derived in the chapter
     "Why base^(-2i/d): long-range decay".
     """
-    schedule = check_schedule(schedule)
+    schedule = check_choice(schedule, "schedule", DECAY_SCHEDULES)
     if schedule == "exponential":
         return decay_integral(x, base)
     x = np.abs(check_finite(x, "x"))
@@ -352,13 +346,7 @@ def shift_matrix(k: float, d: int, base: float = 10000.0) -> NDArray[np.float64]
     "A shift is a rotation".
     """
     theta = frequencies(d, base)
-    offset = check_finite(k, "k")
-    if offset.ndim != 0:
-        raise ValueError(
-            "k must be a single real number (a scalar offset), "
-            f"got shape {offset.shape}"
-        )
-    k = float(offset)
+    k = check_scalar(k, "k")
     cos, sin = np.cos(k * theta), np.sin(k * theta)
     matrix = np.zeros((d, d))
     even = np.arange(0, d, 2)
@@ -370,41 +358,56 @@ def shift_matrix(k: float, d: int, base: float = 10000.0) -> NDArray[np.float64]
 
 
 def rotate(
-    x: ArrayLike, positions: ArrayLike, base: float = 10000.0
+    x: ArrayLike,
+    positions: ArrayLike,
+    base: float = 10000.0,
+    pairing: str = "interleaved",
 ) -> NDArray[np.float64]:
     r"""Rotary position embedding (RoPE) of vectors ``x`` at ``positions``.
 
-    Each pair :math:`(x_{2i}, x_{2i+1})` is rotated counter-clockwise by the
-    angle :math:`t\,\theta_i`, i.e. the complex number
-    :math:`x_{2i} + i\,x_{2i+1}` is multiplied by :math:`e^{i t\theta_i}`:
+    Pair :math:`i` of coordinates, :math:`(a_i, b_i)`, is rotated
+    counter-clockwise by the angle :math:`t\,\theta_i`, i.e. the complex
+    number :math:`a_i + i\,b_i` is multiplied by :math:`e^{i t\theta_i}`:
 
     .. math::
-        x'_{2i} = x_{2i}\cos t\theta_i - x_{2i+1}\sin t\theta_i, \qquad
-        x'_{2i+1} = x_{2i}\sin t\theta_i + x_{2i+1}\cos t\theta_i.
+        a'_i = a_i\cos t\theta_i - b_i\sin t\theta_i, \qquad
+        b'_i = a_i\sin t\theta_i + b_i\cos t\theta_i.
 
-    ``x`` has shape ``(..., d)`` with ``d`` even; ``positions`` broadcasts
-    against ``x.shape[:-1]``. Derived in the chapter "From adding to rotating".
+    ``pairing="interleaved"`` pairs :math:`(x_{2i}, x_{2i+1})`, as RoFormer,
+    Meta's LLaMA code and GPT-J do; ``pairing="half-split"`` pairs
+    :math:`(x_i, x_{i+d/2})`, as the ``rotate_half`` of Hugging Face's LLaMA
+    code does. The two agree after the coordinate
+    permutation :func:`interleaved_to_halves`. ``x`` has shape ``(..., d)``
+    with ``d`` even; ``positions`` broadcasts against ``x.shape[:-1]``.
+    Derived in the chapter "From adding to rotating"; the half-split pairing in
+    "The encoding in real code".
     """
+    pairing = check_choice(pairing, "pairing", PAIRINGS)
     x = check_finite(x, "x")
     if x.ndim == 0 or x.shape[-1] == 0 or x.shape[-1] % 2:
         last = x.shape[-1] if x.ndim else "none (a scalar)"
         raise ValueError(f"x must have an even, non-zero last axis (d), got {last}")
-    theta = frequencies(x.shape[-1], base)
+    d = x.shape[-1]
+    theta = frequencies(d, base)
     t = check_finite(positions, "positions")
     try:
-        angles = np.broadcast_to(t, np.broadcast_shapes(t.shape, x.shape[:-1]))
+        shape = np.broadcast_shapes(t.shape, x.shape[:-1])
     except ValueError as error:
         raise ValueError(
             f"positions of shape {t.shape} must broadcast against x.shape[:-1] "
             f"= {x.shape[:-1]}"
         ) from error
-    angles = angles[..., None] * theta
+    angles = np.broadcast_to(t, shape)[..., None] * theta
     cos, sin = np.cos(angles), np.sin(angles)
-    even, odd = x[..., 0::2], x[..., 1::2]
-    out = np.empty(np.broadcast_shapes(x.shape, angles.shape[:-1] + (x.shape[-1],)))
-    out[..., 0::2] = even * cos - odd * sin
-    out[..., 1::2] = even * sin + odd * cos
-    return out
+    if pairing == "interleaved":
+        first, second = x[..., 0::2], x[..., 1::2]
+    else:
+        first, second = x[..., : d // 2], x[..., d // 2 :]
+    turned = first * cos - second * sin
+    partner = first * sin + second * cos
+    if pairing == "interleaved":
+        return interleave(turned, partner)
+    return np.concatenate([turned, partner], axis=-1)
 
 
 # ------------------------------------------------------------ general H
@@ -420,13 +423,27 @@ def cross_terms(
     Gram matrix :math:`g(m - n)`. Derived in the chapter "When H is not the
     identity".
     """
-    h = check_finite(h, "h")
-    if h.ndim != 2 or h.shape[0] != h.shape[1]:
-        raise ValueError(f"h must be a square matrix, got shape {h.shape}")
+    h = check_square_matrix(h, "h")
     table = encoding(positions, h.shape[0], base)
     if table.ndim != 2:
         raise ValueError("positions must be a 1-D array of positions")
     return table @ h @ table.T
+
+
+def diagonal_means(c: ArrayLike) -> NDArray[np.float64]:
+    r"""The part of a square matrix that is a function of the offset alone.
+
+    Entry :math:`(m, n)` of the result is :math:`\bar C(m - n)`, the mean of
+    :math:`C` along its diagonal :math:`m - n`: the Toeplitz matrix nearest to
+    :math:`C` in the least-squares sense. Derived in the chapter "When H is not
+    the identity".
+    """
+    c = check_square_matrix(c, "c")
+    size = c.shape[0]
+    offsets = np.subtract.outer(np.arange(size), np.arange(size)) + size - 1
+    sums = np.bincount(offsets.ravel(), weights=c.ravel(), minlength=2 * size - 1)
+    counts = np.bincount(offsets.ravel(), minlength=2 * size - 1)
+    return (sums / counts)[offsets]
 
 
 def offset_leakage(c: ArrayLike) -> float:
@@ -443,14 +460,8 @@ def offset_leakage(c: ArrayLike) -> float:
     :math:`m - n` alone (a Toeplitz matrix), 1 when the offset explains
     nothing. Derived in the chapter "When H is not the identity".
     """
-    c = check_finite(c, "c")
-    if c.ndim != 2 or c.shape[0] != c.shape[1]:
-        raise ValueError(f"c must be a square matrix, got shape {c.shape}")
-    size = c.shape[0]
-    offsets = np.subtract.outer(np.arange(size), np.arange(size)) + size - 1
-    sums = np.bincount(offsets.ravel(), weights=c.ravel(), minlength=2 * size - 1)
-    counts = np.bincount(offsets.ravel(), minlength=2 * size - 1)
-    along_offset = (sums / counts)[offsets]
+    c = check_square_matrix(c, "c")
+    along_offset = diagonal_means(c)
     total = np.sum((c - c.mean()) ** 2)
     if total == 0:
         return 0.0
@@ -474,11 +485,9 @@ def column_fit(
     """
     if positions is None:
         positions = np.arange(20000)
-    offset = check_finite(k, "k")
-    if offset.ndim != 0:
-        raise ValueError(f"k must be a single real number, got shape {offset.shape}")
+    k = check_scalar(k, "k")
     now = encoding(positions, d, base)
-    later = encoding(check_finite(positions, "positions") + float(offset), d, base)
+    later = encoding(check_finite(positions, "positions") + k, d, base)
     now_c, later_c = now - now.mean(axis=0), later - later.mean(axis=0)
     covariance = np.sum(now_c * later_c, axis=0)
     variance_now = np.sum(now_c**2, axis=0)

@@ -1,17 +1,48 @@
-"""Figure style shared by every chapter: colours, sizes, and a figure factory.
+"""Every static figure of the book, and the style they share.
+
+Each ``*_figure`` function draws data it is given and computes nothing that
+a chapter could assert on: the chapter computes the numbers with a maths
+function of :mod:`posenc`, checks them, and passes the same arrays here. The
+function returns a ``matplotlib.figure.Figure``.
 
 Nothing here touches matplotlib's global state: figures are created as
-``matplotlib.figure.Figure`` objects (not through pyplot), so importing this
-module changes no rcParams and leaves no figure open.
+``Figure`` objects (not through pyplot), so importing this module changes no
+rcParams and leaves no figure open.
 """
 
 from __future__ import annotations
 
-import io
+import math
 
+import numpy as np
+from matplotlib.colors import LogNorm
 from matplotlib.figure import Figure
 
-__all__ = ["PALETTE", "DIVERGING", "SEQUENTIAL", "new_figure", "png_bytes"]
+__all__ = [
+    "PALETTE",
+    "DIVERGING",
+    "SEQUENTIAL",
+    "new_figure",
+    "inner_product_figure",
+    "orderings_figure",
+    "remainder_figure",
+    "decay_comparison_figure",
+    "decay_law_figure",
+    "aliasing_figure",
+    "schedule_integrals_figure",
+    "leakage_figure",
+    "column_fit_figure",
+    "rope_decay_figure",
+    "codebase_schedules_figure",
+    "column_match_figure",
+    "offset_figure",
+    "rope_pairing_figure",
+    "error_growth_figure",
+    "distance_figure",
+    "rule_figure",
+    "scaling_figure",
+    "taylor_scale_figure",
+]
 
 #: Okabe & Ito's colour-blind-safe palette (Color Universal Design), in the
 #: order lines are drawn. Black first: the "exact" curve of a figure.
@@ -58,46 +89,28 @@ def new_figure(
     return figure, axes
 
 
-def png_bytes(figure: Figure, dpi: float = 100, compress_level: int = 6) -> bytes:
-    """Render ``figure`` to PNG bytes (lower ``compress_level`` renders faster)."""
-    buffer = io.BytesIO()
-    figure.savefig(
-        buffer,
-        format="png",
-        dpi=dpi,
-        facecolor=figure.get_facecolor(),
-        pil_kwargs={"compress_level": compress_level},
-        metadata={"Software": None},
-    )
-    return buffer.getvalue()
+# ------------------------------------------------ chapter "the encoding"
 
 
-# ------------------------------------------------------------ chapter figures
-
-
-def inner_product_figure(d: int = 64, base: float = 1e4, delta_max: int = 200):
+def inner_product_figure(delta, normalised, d: int, base: float):
     """Figure: the normalised inner product <p_m, p_n> / (d/2) against the offset.
 
-    Used in the chapter "The encoding we are going to explain".
+    ``normalised`` is ``posenc.inner_product(delta, d, base) / (d / 2)`` at the
+    offsets ``delta`` (symmetric about 0). Used in the chapter "The encoding
+    we are going to explain".
     """
-    import numpy as np
-
-    from . import core
-
-    delta = np.arange(-delta_max, delta_max + 1)
+    delta_max = np.max(np.abs(delta))
     figure, ax = new_figure(7.0, 3.2)
-    ax.plot(
-        delta,
-        core.inner_product(delta, d, base) / (d / 2),
-        color=PALETTE["blue"],
-        lw=1.4,
-    )
+    ax.plot(delta, normalised, color=PALETTE["blue"], lw=1.4)
     ax.axhline(0, color=PALETTE["black"], lw=0.8)
     ax.set_xlabel(r"offset $\Delta = m - n$ (positions)")
     ax.set_ylabel(r"$\langle p_m, p_n\rangle \,/\, (d/2)$")
     ax.set_xlim(-delta_max, delta_max)
     ax.set_title(f"Inner product of two encodings, d = {d}, base = {base:g}")
     return figure
+
+
+# -------------------------------------------- chapter "attention cannot see order"
 
 
 def orderings_figure(orderings, plain, encoded):
@@ -107,8 +120,6 @@ def orderings_figure(orderings, plain, encoded):
     the outputs without and with position encodings added. Used in the
     chapter "Attention cannot see order".
     """
-    import numpy as np
-
     positions = np.arange(len(orderings))
     figure, ax = new_figure(7.0, 3.4)
     width = 0.38
@@ -132,6 +143,9 @@ def orderings_figure(orderings, plain, encoded):
     return figure
 
 
+# ----------------------------------------------- chapter "a Taylor expansion"
+
+
 def remainder_figure(scales, first_order, second_order):
     """Figure: Taylor remainders against the size of the perturbation, log-log.
 
@@ -139,8 +153,6 @@ def remainder_figure(scales, first_order, second_order):
     each curve. Used in the chapter "A Taylor expansion isolates relative
     position".
     """
-    import numpy as np
-
     scales = np.asarray(scales)
     figure, ax = new_figure(6.4, 3.8)
     curves = [
@@ -161,32 +173,24 @@ def remainder_figure(scales, first_order, second_order):
 # ------------------------------------------------ chapter "long-range decay"
 
 
-def _integer_offsets(delta_max: float, count: int = 2001):
-    """About ``count`` distinct integer offsets from 0 to ``delta_max``."""
-    import numpy as np
+def decay_comparison_figure(fine, integral, whole, normalised, d: int):
+    """Figure: the integral I(Delta) and the exact normalised sum, side by side.
 
-    return np.unique(np.round(np.linspace(0, delta_max, count)))
-
-
-def decay_comparison_figure(d: int = 128, base: float = 1e4, delta_max: int = 128):
-    """Figure: the integral I(Delta) and the exact normalised sum, side by side."""
-    import numpy as np
-
-    from . import core
-
+    ``integral`` is I at the offsets ``fine`` (a line); ``normalised`` is
+    g(Delta)/(d/2) at the integer offsets ``whole`` (dots).
+    """
+    delta_max = np.max(np.abs(fine))
     figure, ax = new_figure(7.0, 3.4)
-    fine = np.linspace(-delta_max, delta_max, 2001)
-    whole = np.arange(-delta_max, delta_max + 1)
     ax.plot(
         fine,
-        core.decay_integral(fine, base),
+        integral,
         color=PALETTE["black"],
         lw=1.6,
         label=r"integral $\int_0^1 \cos(\Delta\,\mathrm{base}^{-t})\,dt$",
     )
     ax.plot(
         whole,
-        core.inner_product(whole, d, base) / (d / 2),
+        normalised,
         ".",
         ms=3,
         color=PALETTE["vermillion"],
@@ -199,42 +203,29 @@ def decay_comparison_figure(d: int = 128, base: float = 1e4, delta_max: int = 12
     return figure
 
 
-def _binned_rms(values_of, edges, samples: int, rng):
-    import numpy as np
+def decay_law_figure(regimes: dict, floor: dict, base: float):
+    """Figure: (a) the integral and its two regimes, (b) the sums' floor 1/sqrt(d).
 
-    rms = []
-    for low, high in zip(edges[:-1], edges[1:], strict=True):
-        offsets = np.round(rng.uniform(low, high, samples))
-        rms.append(np.sqrt(np.mean(values_of(offsets) ** 2)))
-    return np.array(rms)
-
-
-def decay_law_figure(base: float = 1e4, dims=(64, 512), seed: int = 0):
-    """Figure: (a) the integral and its two regimes, (b) the sums' floor 1/sqrt(d)."""
-    import numpy as np
-
-    from . import core
-
+    ``regimes`` is :func:`posenc.decay_regimes` and ``floor`` is
+    :func:`posenc.decay_floor`, both for ``base``.
+    """
     figure, (left, right) = new_figure(10.0, 3.9, ncols=2)
-    delta = np.logspace(0, 7, 4000)
     left.semilogx(
-        delta,
-        core.decay_integral(delta, base),
+        regimes["delta"],
+        regimes["integral"],
         color=PALETTE["black"],
         lw=1.4,
         label=r"exact $I(\Delta)$",
     )
-    near = delta[delta <= base]
     left.semilogx(
-        near,
-        core.log_law(near, base),
+        regimes["near"],
+        regimes["log_law"],
         "--",
         color=PALETTE["orange"],
         lw=2,
         label=r"log law $1 - (\ln\Delta + \gamma)/\ln \mathrm{base}$",
     )
-    far = delta[delta >= base / 3]
-    envelope = core.integral_envelope(far, base)
+    far, envelope = regimes["far"], regimes["envelope"]
     left.semilogx(
         far,
         envelope,
@@ -244,7 +235,7 @@ def decay_law_figure(base: float = 1e4, dims=(64, 512), seed: int = 0):
         label=r"envelope $\pm(1+\mathrm{base})/(\Delta \ln \mathrm{base})$",
     )
     left.semilogx(far, -envelope, ":", color=PALETTE["blue"], lw=2)
-    zero = core.CI_FIRST_ZERO * base
+    zero = regimes["first_zero"]
     left.axvline(zero, color=PALETTE["purple"], lw=1)
     left.annotate(
         f"first zero\n≈ 0.6165·base\n= {zero:,.0f}",
@@ -261,14 +252,9 @@ def decay_law_figure(base: float = 1e4, dims=(64, 512), seed: int = 0):
     left.set_title(f"(a) the integral, base = {base:g}")
     left.legend(frameon=False, fontsize=8, loc="lower left")
 
-    rng = np.random.default_rng(seed)
-    edges = np.logspace(0, 8, 41)
-    centres = np.sqrt(edges[:-1] * edges[1:])
+    centres = floor["centres"]
     colours = [PALETTE["vermillion"], PALETTE["green"]]
-    for d, colour in zip(dims, colours, strict=True):
-        rms = _binned_rms(
-            lambda x, d=d: core.inner_product(x, d, base) / (d / 2), edges, 400, rng
-        )
+    for (d, rms), colour in zip(floor["sums"].items(), colours, strict=True):
         right.loglog(centres, rms, "o-", ms=3, color=colour, label=f"sum, d = {d}")
         right.axhline(1 / np.sqrt(d), color=colour, ls="--", lw=1)
         right.annotate(
@@ -279,9 +265,8 @@ def decay_law_figure(base: float = 1e4, dims=(64, 512), seed: int = 0):
             color=colour,
             fontsize=9,
         )
-    rms_integral = _binned_rms(lambda x: core.decay_integral(x, base), edges, 400, rng)
     right.loglog(
-        centres, rms_integral, color=PALETTE["black"], lw=1.4, label="integral"
+        centres, floor["integral"], color=PALETTE["black"], lw=1.4, label="integral"
     )
     right.set_ylim(1e-5, 1.5)
     right.set_xlabel(r"offset $\Delta$ (log scale)")
@@ -291,40 +276,23 @@ def decay_law_figure(base: float = 1e4, dims=(64, 512), seed: int = 0):
     return figure
 
 
-def aliasing_figure(cases=((64, 1e4), (256, 1e4), (1024, 1e4), (256, 1e2), (256, 1e6))):
+def aliasing_figure(curves: dict):
     """Figure: the sum's error after the endpoint correction, against Delta / Delta*.
 
-    Binned rms of sum/(d/2) - I - (cos Delta - cos(Delta/base))/d, times sqrt(d).
+    ``curves`` maps ``(d, base)`` to :func:`posenc.aliasing_error` ``(ratio,
+    scaled)``: binned rms of sum/(d/2) - I - (cos Delta - cos(Delta/base))/d,
+    times sqrt(d), against the offset over the aliasing offset (up to five
+    cases).
     """
-    import numpy as np
-
-    from . import core
-
     figure, ax = new_figure(7.0, 3.8)
     colours = [PALETTE[c] for c in ("blue", "orange", "green", "vermillion", "purple")]
     markers = "osD^v"
-    for (d, base), colour, marker in zip(cases, colours, markers, strict=True):
-        star = core.aliasing_offset(d, base)
-        offsets = np.arange(1, int(30 * star))
-        error = (
-            core.inner_product(offsets, d, base) / (d / 2)
-            - core.decay_integral(offsets, base)
-            - (np.cos(offsets) - np.cos(offsets / base)) / d
-        )
-        edges = np.logspace(np.log10(1.0), np.log10(offsets[-1]), 36)
-        index = np.digitize(offsets, edges)
-        rms = np.array(
-            [
-                np.sqrt(np.mean(error[index == k] ** 2))
-                if np.any(index == k)
-                else np.nan
-                for k in range(1, len(edges))
-            ]
-        )
-        centres = np.sqrt(edges[:-1] * edges[1:]) / star
+    for ((d, base), (ratio, scaled)), colour, marker in zip(
+        curves.items(), colours, markers, strict=False
+    ):
         ax.loglog(
-            centres,
-            rms * np.sqrt(d),
+            ratio,
+            scaled,
             marker + "-",
             ms=3,
             color=colour,
@@ -342,48 +310,42 @@ def aliasing_figure(cases=((64, 1e4), (256, 1e4), (1024, 1e4), (256, 1e2), (256,
     return figure
 
 
-SCHEDULE_LABELS = {
-    "exponential": r"$\mathrm{base}^{-t}$",
-    "linear": r"$t$",
-    "square": r"$t^2$",
-    "sqrt": r"$\sqrt{t}$",
+_SCHEDULE_STYLES = {
+    "exponential": (r"$\mathrm{base}^{-t}$", "-"),
+    "linear": (r"$t$", "--"),
+    "square": (r"$t^2$", "-."),
+    "sqrt": (r"$\sqrt{t}$", ":"),
+}
+_SCHEDULE_COLOURS = {
+    ("exponential", 1e2): "sky",
+    ("exponential", 1e3): "blue",
+    ("exponential", 1e4): "black",
+    ("exponential", 1e5): "green",
+    ("linear", None): "vermillion",
+    ("square", None): "orange",
+    ("sqrt", None): "purple",
 }
 
 
-def schedules_figure():
-    """Figure: the integral for several schedules theta_t, short and long range."""
-    import numpy as np
+def schedule_integrals_figure(panels):
+    """Figure: the integral for several schedules theta_t, short and long range.
 
-    from . import core
-
-    lines = [
-        ("exponential", 1e2, PALETTE["sky"], "-"),
-        ("exponential", 1e3, PALETTE["blue"], "-"),
-        ("exponential", 1e4, PALETTE["black"], "-"),
-        ("exponential", 1e5, PALETTE["green"], "-"),
-        ("linear", None, PALETTE["vermillion"], "--"),
-        ("square", None, PALETTE["orange"], "-."),
-        ("sqrt", None, PALETTE["purple"], ":"),
-    ]
+    ``panels`` is two pairs ``(delta, curves)``, short range then long range,
+    with ``curves`` from :func:`posenc.schedule_integrals`: a map from
+    ``(schedule, base)`` to the integral at ``delta``.
+    """
     figure, axes = new_figure(10.0, 3.8, ncols=2, sharey=True)
-    for ax, delta_max, title in zip(
-        axes, (128, 10000), ("(a) short range", "(b) long range"), strict=True
+    for ax, (delta, curves), title in zip(
+        axes, panels, ("(a) short range", "(b) long range"), strict=True
     ):
-        delta = np.linspace(0, delta_max, 4001)
-        for schedule, base, colour, style in lines:
-            label = SCHEDULE_LABELS[schedule]
+        for (schedule, base), values in curves.items():
+            label, style = _SCHEDULE_STYLES[schedule]
             if base is not None:
                 label = rf"$(10^{{{int(np.log10(base))}}})^{{-t}}$"
-            ax.plot(
-                delta,
-                core.schedule_integral(delta, schedule, base or 1e4),
-                style,
-                color=colour,
-                lw=1.4,
-                label=label,
-            )
+            colour = PALETTE[_SCHEDULE_COLOURS.get((schedule, base), "black")]
+            ax.plot(delta, values, style, color=colour, lw=1.4, label=label)
         ax.axhline(0, color="#888888", lw=0.6)
-        ax.set_xlim(0, delta_max)
+        ax.set_xlim(0, np.max(delta))
         ax.set_xlabel(r"offset $\Delta$")
         ax.set_title(title)
     axes[0].set_ylabel(r"$\int_0^1 \cos(\Delta\,\theta_t)\,dt$")
@@ -394,42 +356,13 @@ def schedules_figure():
 # ------------------------------------------------- chapter "general H"
 
 
-def perturbation(kind: str, strength: float, d: int, seed: int = 0):
-    """A matrix H = I + strength * E, as studied in "When H is not the identity".
+def leakage_figure(strengths, curves: dict):
+    """Figure: offset leakage of p_m^T H p_n against the perturbation strength.
 
-    ``kind``: "full" (E dense Gaussian), "diagonal" (E diagonal, each entry on
-    its own), or "rotation blocks" (E block diagonal with 2x2 blocks a I + b J,
-    which keep the cross term a function of the offset). E is scaled to the
-    Frobenius norm of the identity, sqrt(d).
+    ``curves`` is :func:`posenc.leakage_curves` at ``strengths``: the mean
+    leakage for each kind of perturbation. A leakage of 0 is drawn at 1e-12,
+    below the axis.
     """
-    import numpy as np
-    from scipy.linalg import block_diag
-
-    rng = np.random.default_rng(seed)
-    if kind == "full":
-        e = rng.normal(size=(d, d))
-    elif kind == "diagonal":
-        e = np.diag(rng.normal(size=d))
-    elif kind == "rotation blocks":
-        turn = np.array([[0.0, -1.0], [1.0, 0.0]])
-        e = block_diag(
-            *[a * np.eye(2) + b * turn for a, b in rng.normal(size=(d // 2, 2))]
-        )
-    else:
-        raise ValueError(
-            f"kind must be 'full', 'diagonal' or 'rotation blocks', got {kind!r}"
-        )
-    return np.eye(d) + strength * e * np.sqrt(d) / np.linalg.norm(e)
-
-
-def leakage_figure(d: int = 64, length: int = 64, seeds: int = 5):
-    """Figure: offset leakage of p_m^T H p_n against the perturbation strength."""
-    import numpy as np
-
-    from . import core
-
-    strengths = np.logspace(-2, 1, 16)
-    positions = np.arange(length)
     figure, ax = new_figure(7.0, 3.8)
     styles = [
         ("full", PALETTE["vermillion"], "o", "dense E (off-diagonal mass)"),
@@ -437,20 +370,9 @@ def leakage_figure(d: int = 64, length: int = 64, seeds: int = 5):
         ("rotation blocks", PALETTE["green"], "D", "2×2 blocks aI + bJ"),
     ]
     for kind, colour, marker, label in styles:
-        values = np.array(
-            [
-                [
-                    core.offset_leakage(
-                        core.cross_terms(perturbation(kind, s, d, seed), positions)
-                    )
-                    for s in strengths
-                ]
-                for seed in range(seeds)
-            ]
-        )
         ax.loglog(
             strengths,
-            np.maximum(values.mean(axis=0), 1e-12),
+            np.maximum(curves[kind], 1e-12),
             marker + "-",
             color=colour,
             ms=4,
@@ -474,27 +396,25 @@ def leakage_figure(d: int = 64, length: int = 64, seeds: int = 5):
 # ------------------------------------------------- chapter "a shift is a rotation"
 
 
-def column_fit_figure(d: int = 64, base: float = 1e4, ks=(1, 2, 3, 5, 10, 30, 100)):
+def column_fit_figure(fits: dict):
     """Figure: R^2 of the per-column linear fit of p_{t+k} on p_t against k theta_i.
 
-    Every column of every k is one point, at k theta_i reduced modulo pi; the
-    curve is cos^2. Used in the chapter "A shift is a rotation".
+    ``fits`` maps each shift k (up to seven) to ``(phase, r_squared)``: every
+    column's k theta_i reduced modulo pi, and its R^2 from
+    :func:`posenc.column_fit`. The curve is cos^2. Used in the chapter "A
+    shift is a rotation".
     """
-    import numpy as np
-
-    from . import core
-
     figure, ax = new_figure(7.0, 3.6)
-    theta = np.repeat(core.frequencies(d, base), 2)
     markers = "os^Dv<>"
     colours = [
         PALETTE[c]
         for c in ("blue", "orange", "green", "vermillion", "sky", "purple", "black")
     ]
-    for k, marker, colour in zip(ks, markers, colours, strict=False):
-        _, _, r_squared = core.column_fit(k, d, base)
+    for (k, (phase, r_squared)), marker, colour in zip(
+        fits.items(), markers, colours, strict=False
+    ):
         ax.plot(
-            np.mod(k * theta, np.pi),
+            phase,
             r_squared,
             marker,
             color=colour,
@@ -519,59 +439,39 @@ def column_fit_figure(d: int = 64, base: float = 1e4, ks=(1, 2, 3, 5, 10, 30, 10
 # ------------------------------------------------- chapter "RoPE"
 
 
-def rope_decay_figure(
-    d: int = 128,
-    base: float = 1e4,
-    delta_max: int = 1000,
-    samples: int = 200,
-    seed: int = 0,
-):
+def rope_decay_figure(delta, scores: dict):
     """Figure: RoFormer's bound against actual RoPE scores, as functions of m - n.
 
-    (a) the relative bound (1/(d/2)) sum_j |S_j|; (b) normalised scores: the
-    mean over random q = k against its expectation g(m - n)/(d/2), and the
-    spread for random independent q, k. Used in the chapter "From adding to
-    rotating: RoPE".
+    ``scores`` is :func:`posenc.rope_scores` at the offsets ``delta``: (a) the
+    relative bound; (b) the normalised scores, the mean over random q = k
+    against its expectation g(m - n)/(d/2), and the 10th to 90th percentile
+    of random independent q, k. Used in the chapter "From adding to rotating:
+    RoPE".
     """
-    import numpy as np
-
-    from . import core
-
-    delta = np.arange(0, delta_max + 1)
-    rng = np.random.default_rng(seed)
+    samples = scores["independent"].shape[0]
     figure, (left, right) = new_figure(10.0, 3.8, ncols=2)
-    left.plot(delta, core.rope_bound(delta, d, base), color=PALETTE["black"], lw=1.4)
+    left.plot(delta, scores["bound"], color=PALETTE["black"], lw=1.4)
     left.set_xlabel(r"relative distance $m - n$")
     left.set_ylabel(r"$\frac{1}{d/2}\sum_j |S_j(m - n)|$")
     left.set_title("(a) RoFormer's relative upper bound")
 
-    theta = core.frequencies(d, base)
-    waves = np.cos(np.multiply.outer(delta, theta))  # (Delta, d/2)
-    ones = 2 * waves.sum(axis=1) / d  # g / (d/2): E|q_i|^2 = 2 per pair
-    same = rng.normal(size=(samples, d))
-    weights = (same[:, 0::2] ** 2 + same[:, 1::2] ** 2) / d  # |q_i|^2, q = k
-    mean_same = (weights @ waves.T).mean(axis=0)
-    q, k = rng.normal(size=(2, samples, d))
-    h = (q[:, 0::2] + 1j * q[:, 1::2]) * np.conj(k[:, 0::2] + 1j * k[:, 1::2])
-    phases = np.exp(1j * np.multiply.outer(delta, theta))
-    independent = np.real(h @ phases.T) / d
     right.fill_between(
         delta,
-        *np.percentile(independent, [10, 90], axis=0),
+        *np.percentile(scores["independent"], [10, 90], axis=0),
         color=PALETTE["sky"],
         alpha=0.4,
         label="independent random q, k (10–90%)",
     )
     right.plot(
         delta,
-        mean_same,
+        scores["aligned"],
         color=PALETTE["black"],
         lw=1.6,
         label=f"q = k random, mean of {samples}",
     )
     right.plot(
         delta,
-        ones,
+        scores["expected"],
         "--",
         color=PALETTE["orange"],
         lw=1.6,
@@ -585,45 +485,370 @@ def rope_decay_figure(
     return figure
 
 
+# ------------------------------------------- chapter "the encoding in real code"
+
+
+def codebase_schedules_figure(frequencies: dict, ratios: dict):
+    """Figure: the paper's frequencies and tensor2tensor's, and their ratio.
+
+    Panel (a): ``frequencies["paper"]`` and ``frequencies["tensor2tensor"]``
+    (one d) on a log axis, with their lowest frequencies marked. Panel (b):
+    ``ratios`` maps each d to tensor2tensor's frequency over the paper's, pair
+    by pair (:func:`posenc.schedule_ratio`).
+    """
+    figure, (left, right) = new_figure(8.0, 3.6, ncols=2)
+    paper, t2t = frequencies["paper"], frequencies["tensor2tensor"]
+    d = 2 * len(paper)
+    pair = np.arange(d // 2)
+    left.semilogy(pair, paper, "o", ms=3.5, color=PALETTE["blue"], label="paper")
+    left.semilogy(
+        pair,
+        t2t,
+        "s",
+        ms=3.5,
+        mfc="none",
+        color=PALETTE["vermillion"],
+        label="tensor2tensor, fairseq, Whisper",
+    )
+    lowest = [
+        (paper[-1], PALETTE["blue"], r"$\mathrm{base}^{-(1-2/d)}$", 4),
+        (t2t[-1], PALETTE["vermillion"], r"$1/\mathrm{base}$", -11),
+    ]
+    for value, colour, text, shift in lowest:
+        left.axhline(value, color=colour, lw=0.8, ls="--")
+        left.annotate(
+            text,
+            (0, value),
+            xytext=(2, shift),
+            textcoords="offset points",
+            color=colour,
+            fontsize=9,
+        )
+    left.set_xlabel(f"pair index $i$ ($d = {d}$)")
+    left.set_ylabel(r"frequency $\theta_i$ (rad per position)")
+    left.set_title("(a) two schedules")
+    left.legend(frameon=False, fontsize=9, loc="upper right")
+    styles = ["-", "--", ":", "-."]
+    for index, (d, ratio) in enumerate(ratios.items()):
+        pair = np.arange(d // 2)
+        right.plot(
+            pair / (d // 2 - 1),
+            ratio,
+            styles[index % len(styles)],
+            color=PALETTE["black"],
+            label=f"$d = {d}$",
+        )
+    right.set_xlabel(r"relative pair index $i/(d/2 - 1)$")
+    right.set_ylabel("tensor2tensor / paper")
+    right.set_title("(b) ratio of the frequencies")
+    right.legend(frameon=False, fontsize=9)
+    return figure
+
+
+def column_match_figure(
+    distances: dict,
+    matches: dict,
+    titles: tuple[str, str] = ("(a) Marian: a permutation", "(b) tensor2tensor: none"),
+):
+    """Figure: distances between the paper's columns and those of two others.
+
+    ``distances`` maps the name of a code base to :func:`posenc.column_distances`
+    of the paper's table (rows) against that code base's table (columns);
+    ``matches`` maps the same names to ``(rows, columns)`` of the exact
+    matches, marked with white dots; ``titles`` head the panels. The
+    distances are drawn on a logarithmic scale with a floor at 1e-4, so that
+    exact matches stand out from the low-frequency cosine columns, which are
+    all close to 1 over a short stretch of positions.
+    """
+    figure, axes = new_figure(8.0, 3.9, ncols=2)
+    for ax, (name, distance), title in zip(
+        axes, distances.items(), titles, strict=True
+    ):
+        floor = np.maximum(distance, 1e-4)  # exact matches sit at the floor
+        image = ax.imshow(floor, cmap=SEQUENTIAL, norm=LogNorm(1e-4, 2.0))
+        rows, cols = matches[name]
+        ax.plot(cols, rows, "o", ms=4, color="white", mec="black", mew=0.6)
+        ax.set_xlabel(f"column of the {name} table")
+        ax.set_ylabel("column of the paper's table")
+        ax.set_title(title)
+        ax.grid(False)
+    figure.colorbar(image, ax=axes, label="RMS distance between columns", shrink=0.9)
+    return figure
+
+
+def offset_figure(profiles: dict, anchors: tuple[int, int] = (0, 300)):
+    """Figure: <p_m, p_(m+Delta)> / (d/2) against Delta, for two anchors m.
+
+    One panel per entry of ``profiles`` (name -> :func:`posenc.offset_profiles`
+    of a table at ``anchors``: one row per anchor). For an encoding whose
+    inner products depend on the offset only, the two curves coincide.
+    """
+    names = list(profiles)
+    rows = (len(names) + 1) // 2
+    figure, axes = new_figure(
+        8.0, 2.3 * rows + 0.4, ncols=2, nrows=rows, sharex=True, sharey=True
+    )
+    axes = np.atleast_1d(axes).ravel()
+    colours = [PALETTE["blue"], PALETTE["vermillion"]]
+    for ax, name in zip(axes, names, strict=False):
+        curves = profiles[name]
+        offsets = np.arange(curves.shape[-1])
+        for anchor, products, colour, style in zip(
+            anchors, curves, colours, ["-", "--"], strict=True
+        ):
+            ax.plot(
+                offsets, products, style, color=colour, lw=1.3, label=f"$m = {anchor}$"
+            )
+        ax.axhline(0, color=PALETTE["black"], lw=0.6)
+        ax.set_title(name, fontsize=10)
+    for ax in axes[len(names) :]:
+        ax.set_visible(False)
+    for ax in axes[-2:]:
+        ax.set_xlabel(r"offset $\Delta$")
+    for ax in axes[::2]:
+        ax.set_ylabel(r"$\langle p_m, p_{m+\Delta}\rangle / (d/2)$", fontsize=9)
+    axes[0].legend(frameon=False, fontsize=9, loc="upper right")
+    return figure
+
+
+_PAIRING_STYLES = {
+    "interleaved": ("intended: interleaved", PALETTE["black"], "-"),
+    "half-split": ("half-split code", PALETTE["blue"], "--"),
+    "mixed": ("q interleaved, k half-split", PALETTE["vermillion"], "-"),
+}
+
+
+def rope_pairing_figure(scores: dict, offset: int = 3):
+    """Figure: attention scores when the two rotary pairings are mixed up.
+
+    ``scores`` is :func:`posenc.pairing_scores` (k ``offset`` positions behind
+    q). (a) The scores against the position m of q: intended (both
+    interleaved), the same weights run by half-split code, and q and k
+    rotated with different pairings. (b) The intended and the half-split
+    scores against the offset, for q at position 500: equal at offset 0 only.
+    """
+    figure, (left, right) = new_figure(8.0, 3.4, ncols=2)
+    for name, values in scores["fixed"].items():
+        label, colour, style = _PAIRING_STYLES[name]
+        left.plot(scores["positions"], values, style, color=colour, lw=1.3, label=label)
+    left.set_xlabel(f"position $m$ of q (k at $m - {offset}$)")
+    left.set_ylabel(r"score $\langle R_m q,\ R_{m-\Delta} k\rangle$")
+    left.set_title(f"(a) fixed offset $\\Delta = {offset}$")
+    for name, values in scores["at_500"].items():
+        label, colour, style = _PAIRING_STYLES[name]
+        right.plot(scores["offsets"], values, style, color=colour, lw=1.3, label=label)
+    right.set_xlabel(r"offset $\Delta$")
+    right.set_title("(b) q at position 500")
+    figure.legend(
+        *left.get_legend_handles_labels(),
+        loc="outside upper center",
+        ncol=3,
+        frameon=False,
+        fontsize=9,
+    )
+    return figure
+
+
+# ------------------------------------------------- chapter "precision"
+
+
+def error_growth_figure(
+    positions, errors: dict, lines: dict, per_column, column_bound, column_range
+):
+    """Figure: (a) error of each table against the position, log-log;
+    (b) the error of each float32 column near the largest positions.
+
+    ``errors`` maps a method (``"float32"``, ``"cast"``, ``"reduced"``) to the
+    largest entry error at each of ``positions``. ``lines`` holds, at the same
+    positions, ``"predicted"`` (t theta_1 2^-24) and the bounds of
+    :func:`posenc.entry_error_bound` on pair 1, ``"float32"`` and
+    ``"float64"``. ``per_column`` is the largest error of each column of the
+    float32 table over the positions ``column_range = (low, high)``, and
+    ``column_bound`` the float32 bound of each column at ``high``.
+    """
+    positions = np.asarray(positions, dtype=np.float64)
+    d = len(per_column)
+    figure, (left, right) = new_figure(10.0, 4.0, ncols=2)
+    styles = {
+        "float32": (PALETTE["vermillion"], "float32 (frameworks)"),
+        "cast": (PALETTE["blue"], "(a) float64, then cast"),
+        "reduced": (PALETTE["green"], "(b) reduced angle, float32"),
+    }
+    for method, (colour, label) in styles.items():
+        left.loglog(positions, errors[method], ".", ms=2, color=colour, label=label)
+    guides = {
+        "predicted": ("--", "black", 1.2, r"$t\,\theta_1\,2^{-24}$"),
+        "float32": (":", "black", 1.5, r"bound $2^{-23}(t\,\theta_1 + 1)$"),
+        "float64": ("-.", "purple", 1.2, "float64 reference, bound"),
+    }
+    for name, (style, colour, width, label) in guides.items():
+        left.loglog(
+            positions, lines[name], style, color=PALETTE[colour], lw=width, label=label
+        )
+    left.set_xlabel("position $t$ (log scale)")
+    left.set_ylabel("largest |error| of an entry")
+    left.set_title(f"(a) error against position, d = {d}")
+    left.set_ylim(1e-17, 3)
+    left.legend(frameon=False, fontsize=8, loc="lower right")
+
+    columns = np.arange(len(per_column))
+    low, high = column_range
+    right.semilogy(
+        columns, per_column, ".", ms=3, color=PALETTE["vermillion"], label="measured"
+    )
+    # pair 0 (columns 0, 1) has its own, much smaller bound: draw it apart
+    right.semilogy(columns[2:], column_bound[2:], ":", color=PALETTE["black"], lw=1.5)
+    right.semilogy(
+        columns[:2],
+        column_bound[:2],
+        ":",
+        color=PALETTE["black"],
+        lw=1.5,
+        label="bound",
+    )
+    right.annotate(
+        "pair 0",
+        (columns[1], per_column[1]),
+        xytext=(8, -3),
+        textcoords="offset points",
+        fontsize=9,
+    )
+    right.set_xlabel(r"column ($2i$: $\sin$, $2i+1$: $\cos$)")
+    right.set_ylabel("largest |error|")
+    right.set_title(f"(b) float32, positions {low:,.0f} to {high:,.0f}")
+    right.legend(frameon=False, fontsize=9)
+    return figure
+
+
+def distance_figure(
+    records: dict, max_length: int, dirichlet: dict, base: float = 10000.0
+):
+    """Figure: the smallest distance D(L) among L positions, for several d.
+
+    ``records`` maps d to the pair ``(offsets, distances)`` of
+    :func:`posenc.distance_records` scanned up to ``max_length - 1``;
+    ``dirichlet`` maps some d to ``(lengths, bound)`` of
+    :func:`posenc.dirichlet_bound`, drawn dotted. A dashed line marks
+    2 pi base.
+    """
+    figure, ax = new_figure(7.5, 4.2)
+    colours = [
+        PALETTE[name]
+        for name in ("vermillion", "orange", "green", "sky", "blue", "purple", "black")
+    ]
+    for (d, (offsets, distances)), colour in zip(
+        records.items(), colours, strict=False
+    ):
+        lengths = np.append(offsets + 1, max_length)
+        values = np.append(distances, distances[-1])
+        ax.step(lengths, values, where="post", color=colour, lw=1.6, label=f"d = {d}")
+    for index, (d, (lengths, bound)) in enumerate(dirichlet.items()):
+        ax.loglog(lengths, bound, ":", color=PALETTE["black"], lw=1)
+        ax.annotate(
+            f"Dirichlet bound, d = {d}",
+            (lengths[-1], bound[-1]),
+            xytext=(-120, -12 if index == 0 else 6),
+            textcoords="offset points",
+            fontsize=8,
+        )
+    folk = 2 * math.pi * base
+    ax.axvline(folk, color="#888888", lw=1, ls="--")
+    ax.annotate(
+        rf"$2\pi\cdot{base:g}$",
+        (folk, 2e-7),
+        xytext=(4, 0),
+        textcoords="offset points",
+        fontsize=9,
+        color="#555555",
+    )
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlim(2, max_length)
+    ax.set_ylim(1e-8, 30)
+    ax.set_xlabel("number of positions $L$ (log scale)")
+    ax.set_ylabel(r"smallest distance $D(L)$")
+    ax.legend(frameon=False, fontsize=8, ncol=2, loc="lower left")
+    return figure
+
+
+_RULE_STYLES = {
+    "float32": (PALETTE["vermillion"], "--", "float32 (frameworks)"),
+    "cast": (PALETTE["blue"], "-.", "float32, remedy (a)"),
+    "float64": (PALETTE["purple"], ":", "float64"),
+}
+
+
+def rule_figure(lengths, curves: dict, max_length: int, base: float = 10000.0):
+    """Figure: D(L) against twice the error bound of each table, one panel per d.
+
+    ``curves`` maps d to :func:`posenc.certification_curves` at ``lengths``
+    (up to ``max_length``): the smallest distance, twice the row error bound
+    of each method, and each method's certified length, marked where it ends
+    before ``max_length``.
+    """
+    figure, axes = new_figure(10.0, 3.9, ncols=len(curves), sharey=True)
+    for ax, (d, curve) in zip(np.atleast_1d(axes), curves.items(), strict=True):
+        ax.loglog(
+            lengths, curve["distance"], color=PALETTE["black"], lw=1.8, label="$D(L)$"
+        )
+        for method, twice in curve["twice_error"].items():
+            colour, style, label = _RULE_STYLES[method]
+            ax.loglog(lengths, twice, style, color=colour, lw=1.5, label=label)
+            end = curve["certified"][method]
+            if end < max_length:
+                ax.axvline(end, color=colour, lw=0.8)
+        ax.set_xlim(2, max_length)
+        ax.set_ylim(1e-17, 30)
+        ax.set_xlabel("number of positions $L$ (log scale)")
+        ax.set_title(f"d = {d}, base = {base:g}")
+    axes[0].set_ylabel("distance (solid), 2E (broken)")
+    axes[0].legend(frameon=False, fontsize=8, loc="center", bbox_to_anchor=(0.5, 0.33))
+    return figure
+
+
 # ------------------------------------------------- appendix "why sqrt(d)"
 
 
-def scaling_figure(
-    dims=(4, 16, 64, 256, 1024), keys: int = 64, samples: int = 400, seed: int = 0
-):
+def scaling_figure(dims, scaling: dict, keys: int = 64):
     """Figure: (a) variance of q.k against d; (b) softmax saturation without 1/sqrt(d).
 
-    Entries of q and k are independent standard normal. Used in the appendix
-    "Why attention divides by sqrt(d)".
+    ``scaling`` is :func:`posenc.score_scaling` at ``dims`` (``keys`` keys per
+    query). Used in the appendix "Why attention divides by sqrt(d)".
     """
-    import numpy as np
-
-    rng = np.random.default_rng(seed)
     dims = np.asarray(dims)
-    raw_var, scaled_var, raw_max, scaled_max = [], [], [], []
-    for d in dims:
-        q = rng.normal(size=(samples, d))
-        k = rng.normal(size=(samples, keys, d))
-        logits = np.einsum("sd,skd->sk", q, k)
-        raw_var.append(logits.var())
-        scaled_var.append((logits / np.sqrt(d)).var())
-        for values, store in ((logits, raw_max), (logits / np.sqrt(d), scaled_max)):
-            weights = np.exp(values - values.max(axis=1, keepdims=True))
-            weights /= weights.sum(axis=1, keepdims=True)
-            store.append(weights.max(axis=1).mean())
     figure, (left, right) = new_figure(10.0, 3.6, ncols=2)
-    left.loglog(dims, raw_var, "o-", color=PALETTE["vermillion"], label=r"$q\cdot k$")
     left.loglog(
-        dims, scaled_var, "s-", color=PALETTE["blue"], label=r"$q\cdot k/\sqrt{d}$"
+        dims,
+        scaling["variance"],
+        "o-",
+        color=PALETTE["vermillion"],
+        label=r"$q\cdot k$",
+    )
+    left.loglog(
+        dims,
+        scaling["scaled_variance"],
+        "s-",
+        color=PALETTE["blue"],
+        label=r"$q\cdot k/\sqrt{d}$",
     )
     left.loglog(dims, dims, ":", color="#777777", label="slope 1 (variance = d)")
     left.set_xlabel("dimension d")
     left.set_ylabel("variance of the score")
     left.set_title("(a) the variance grows like d")
     left.legend(frameon=False, fontsize=9)
-    right.semilogx(dims, raw_max, "o-", color=PALETTE["vermillion"], label="unscaled")
     right.semilogx(
-        dims, scaled_max, "s-", color=PALETTE["blue"], label=r"scaled by $1/\sqrt{d}$"
+        dims,
+        scaling["largest_weight"],
+        "o-",
+        color=PALETTE["vermillion"],
+        label="unscaled",
+    )
+    right.semilogx(
+        dims,
+        scaling["scaled_largest_weight"],
+        "s-",
+        color=PALETTE["blue"],
+        label=r"scaled by $1/\sqrt{d}$",
     )
     right.axhline(1 / keys, color="#777777", ls=":", label=f"uniform, 1/{keys}")
     right.set_ylim(0, 1.02)

@@ -28,13 +28,18 @@ names the parameter; nothing happens on import.
 from __future__ import annotations
 
 import math
-import numbers
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from . import core
-from .plots import PALETTE, new_figure
+from .validate import (
+    check_choice,
+    check_count,
+    check_dimension,
+    check_finite,
+    check_integers,
+)
 
 __all__ = [
     "UNIT_ROUNDOFF",
@@ -52,9 +57,7 @@ __all__ = [
     "minimum_distance",
     "dirichlet_bound",
     "certified_length",
-    "error_growth_figure",
-    "distance_figure",
-    "rule_figure",
+    "certification_curves",
 ]
 
 #: Unit roundoff u: rounding to nearest changes a number x by at most u |x|.
@@ -75,39 +78,6 @@ METHODS = ("float32", "cast", "reduced", "float64")
 #: Largest magnitude up to which every integer is a float32 (resp. float64).
 INTEGER_LIMIT = {"float32": 2**24, "float64": 2**53}
 
-# ------------------------------------------------------------------ helpers
-
-
-def _interleave(sines: NDArray, cosines: NDArray) -> NDArray:
-    """Columns 2i and 2i + 1 hold sines and cosines of pair i (the paper's)."""
-    shape = sines.shape[:-1] + (2 * sines.shape[-1],)
-    return np.stack([sines, cosines], axis=-1).reshape(shape)
-
-
-def _check_method(method: object) -> str:
-    if method not in METHODS:
-        raise ValueError(f"method must be one of {METHODS}, got {method!r}")
-    return method  # type: ignore[return-value]
-
-
-def _check_integers(values: ArrayLike, name: str, limit: int) -> NDArray[np.float64]:
-    """Return ``values`` as float64 if all are integers with |value| <= limit."""
-    array = core.check_finite(values, name)
-    if np.any(array != np.round(array)) or np.any(np.abs(array) > limit):
-        raise ValueError(
-            f"{name} must be integers of magnitude at most {limit}, got {values!r}"
-        )
-    return array
-
-
-def _check_count(value: object, name: str, smallest: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise ValueError(f"{name} must be an integer >= {smallest}, got {value!r}")
-    if value < smallest:
-        raise ValueError(f"{name} must be an integer >= {smallest}, got {value}")
-    return int(value)
-
-
 # ------------------------------------------------------ the tables, three ways
 
 
@@ -127,9 +97,9 @@ def encoding_float32(
     :func:`entry_error_bound`).
     """
     theta = core.frequencies(d, base).astype(np.float32)
-    t = core.check_finite(positions, "positions").astype(np.float32)
+    t = check_finite(positions, "positions").astype(np.float32)
     angles = t[..., None] * theta  # a float32 product, rounded
-    return _interleave(np.sin(angles), np.cos(angles))
+    return core.interleave(np.sin(angles), np.cos(angles))
 
 
 def encoding_cast(
@@ -158,7 +128,7 @@ def reduced_angles(
     ``positions.shape + (d/2,)``.
     """
     theta = core.frequencies(d, base)
-    t = core.check_finite(positions, "positions")
+    t = check_finite(positions, "positions")
     angles = t[..., None] * theta
     turns = np.rint(angles / (2 * np.pi))
     return angles - turns * (2 * np.pi)
@@ -174,7 +144,7 @@ def encoding_reduced(
     sine and cosine are taken in float32. Only the reduction needs float64.
     """
     reduced = reduced_angles(positions, d, base).astype(np.float32)
-    return _interleave(np.sin(reduced), np.cos(reduced))
+    return core.interleave(np.sin(reduced), np.cos(reduced))
 
 
 def encoding_error(
@@ -202,10 +172,10 @@ def encoding_error(
 def _angle_and_rounding_bounds(positions, d, base, method):
     """Per pair: a bound on the error of the computed angle, and on the
     rounding of a sine or cosine. Shapes ``positions.shape + (d/2,)`` and ()."""
-    method = _check_method(method)
+    method = check_choice(method, "method", METHODS)
     theta = core.frequencies(d, base)
     limit = INTEGER_LIMIT["float32" if method == "float32" else "float64"]
-    t = np.abs(_check_integers(positions, "positions", limit))[..., None]
+    t = np.abs(check_integers(positions, "positions", limit))[..., None]
     if method in ("float32", "float64"):
         u = UNIT_ROUNDOFF[method]
         # theta_i and the product t * theta_i are each rounded once: relative
@@ -254,7 +224,7 @@ def entry_error_bound(
     """
     angle, rounding = _angle_and_rounding_bounds(positions, d, base, method)
     per_pair = angle + rounding
-    return _interleave(per_pair, per_pair)
+    return core.interleave(per_pair, per_pair)
 
 
 def row_error_bound(
@@ -296,7 +266,7 @@ def squared_distance(
     shape.
     """
     theta = core.frequencies(d, base)
-    delta = core.check_finite(delta, "delta")
+    delta = check_finite(delta, "delta")
     half_angles = delta[..., None] * (theta / 2)
     return np.sum(4 * np.sin(half_angles) ** 2, axis=-1)
 
@@ -335,9 +305,9 @@ def distance_records(
     whose lower bound beats the best distance so far (with a margin for
     float64 rounding) are evaluated in full.
     """
-    max_offset = _check_count(max_offset, "max_offset", 1)
-    block = _check_count(block, "block", 1)
-    screen_pairs = _check_count(screen_pairs, "screen_pairs", 1)
+    max_offset = check_count(max_offset, "max_offset", 1)
+    block = check_count(block, "block", 1)
+    screen_pairs = check_count(screen_pairs, "screen_pairs", 1)
     theta = core.frequencies(d, base)
     screen = theta[:screen_pairs]
     k = len(screen)
@@ -394,14 +364,14 @@ def minimum_distance(
     ``L`` must be at least 2 and at most the scanned ``max_offset + 1`` (not
     checked: the records do not remember how far the scan went).
     """
-    offsets = core.check_finite(offsets, "offsets")
-    distances = core.check_finite(distances, "distances")
+    offsets = check_finite(offsets, "offsets")
+    distances = check_finite(distances, "distances")
     if offsets.ndim != 1 or offsets.shape != distances.shape or offsets[0] != 1:
         raise ValueError(
             "offsets and distances must be the records of distance_records: "
             "two 1-d arrays of equal length, starting at offset 1"
         )
-    lengths = core.check_finite(lengths, "lengths")
+    lengths = check_finite(lengths, "lengths")
     if np.any(lengths < 2):
         raise ValueError(f"lengths must be at least 2, got {lengths.min()}")
     last = np.searchsorted(offsets, lengths - 1, side="right") - 1
@@ -418,8 +388,8 @@ def dirichlet_bound(lengths: ArrayLike, d: int) -> NDArray[np.float64]:
     N^n` two have all :math:`n` angles within :math:`2\pi/N` of each other
     modulo :math:`2\pi`.) Returns an array of ``lengths``' shape.
     """
-    n = core.check_dimension(d) // 2
-    lengths = _check_integers(lengths, "lengths", 2**62)
+    n = check_dimension(d) // 2
+    lengths = check_integers(lengths, "lengths", 2**62)
     if np.any(lengths < 2):
         raise ValueError(f"lengths must be at least 2, got {lengths.min()}")
     bounds = np.empty(lengths.shape)
@@ -452,7 +422,7 @@ def certified_length(
     if the condition never fails in the scanned range, and 1 if it fails
     already for :math:`L = 2`.
     """
-    max_length = _check_count(max_length, "max_length", 2)
+    max_length = check_count(max_length, "max_length", 2)
     minimum_distance(2, offsets, distances)  # validates the records
     offsets = np.asarray(offsets, dtype=np.float64)
     distances = np.asarray(distances, dtype=np.float64)
@@ -474,175 +444,33 @@ def certified_length(
     return good
 
 
-# ------------------------------------------------------------------ figures
+def certification_curves(
+    lengths: ArrayLike,
+    offsets: ArrayLike,
+    distances: ArrayLike,
+    max_length: int,
+    d: int,
+    base: float = 10000.0,
+    methods: tuple[str, ...] = ("float32", "cast", "float64"),
+) -> dict:
+    r"""Both sides of the rule :math:`2E(L-1) < D(L)`, for several methods.
 
-
-def error_growth_figure(
-    positions, errors, per_column, d: int, base: float = 10000.0, column_range=None
-):
-    """Figure: (a) error of each table against the position, log-log;
-    (b) the error of each float32 column near the largest positions.
-
-    ``errors`` maps a method name to the largest entry error at each of
-    ``positions``; ``per_column`` is the largest error of each column of the
-    float32 table over ``column_range = (low, high)`` positions.
+    At each ``L`` of ``lengths``: ``"distance"``, :math:`D(L)` from
+    :func:`minimum_distance` with the records ``offsets, distances`` (scanned
+    up to ``max_length - 1``); ``"twice_error"``, a map from each of
+    ``methods`` to :math:`2E(L-1)` (:func:`row_error_bound`); and
+    ``"certified"``, a map from each method to its
+    :func:`certified_length` up to ``max_length``.
     """
-    positions = np.asarray(positions, dtype=np.float64)
-    figure, (left, right) = new_figure(10.0, 4.0, ncols=2)
-    styles = {
-        "float32": (PALETTE["vermillion"], "float32 (frameworks)"),
-        "cast": (PALETTE["blue"], "(a) float64, then cast"),
-        "reduced": (PALETTE["green"], "(b) reduced angle, float32"),
+    lengths = check_integers(lengths, "lengths", 2**62)
+    return {
+        "distance": minimum_distance(lengths, offsets, distances),
+        "twice_error": {
+            method: 2 * row_error_bound(lengths - 1, d, base, method)
+            for method in methods
+        },
+        "certified": {
+            method: certified_length(offsets, distances, max_length, d, base, method)
+            for method in methods
+        },
     }
-    for method, (colour, label) in styles.items():
-        left.loglog(positions, errors[method], ".", ms=2, color=colour, label=label)
-    theta = core.frequencies(d, base)
-    predicted = U32 * positions * theta[1]
-    left.loglog(
-        positions,
-        predicted,
-        "--",
-        color=PALETTE["black"],
-        lw=1.2,
-        label=r"$t\,\theta_1\,2^{-24}$",
-    )
-    bound = entry_error_bound(positions, d, base, "float32")[:, 2].copy()
-    left.loglog(
-        positions,
-        bound,
-        ":",
-        color=PALETTE["black"],
-        lw=1.5,
-        label=r"bound $2^{-23}(t\,\theta_1 + 1)$",
-    )
-    reference = entry_error_bound(positions, d, base, "float64")[:, 2]
-    left.loglog(
-        positions,
-        reference,
-        "-.",
-        color=PALETTE["purple"],
-        lw=1.2,
-        label="float64 reference, bound",
-    )
-    left.set_xlabel("position $t$ (log scale)")
-    left.set_ylabel("largest |error| of an entry")
-    left.set_title(f"(a) error against position, d = {d}")
-    left.set_ylim(1e-17, 3)
-    left.legend(frameon=False, fontsize=8, loc="lower right")
-
-    columns = np.arange(len(per_column))
-    low, high = column_range
-    right.semilogy(
-        columns, per_column, ".", ms=3, color=PALETTE["vermillion"], label="measured"
-    )
-    pair_bound = entry_error_bound(high, d, base, "float32")
-    # pair 0 (columns 0, 1) has its own, much smaller bound: draw it apart
-    right.semilogy(columns[2:], pair_bound[2:], ":", color=PALETTE["black"], lw=1.5)
-    right.semilogy(
-        columns[:2],
-        pair_bound[:2],
-        ":",
-        color=PALETTE["black"],
-        lw=1.5,
-        label="bound",
-    )
-    right.annotate(
-        "pair 0",
-        (columns[1], per_column[1]),
-        xytext=(8, -3),
-        textcoords="offset points",
-        fontsize=9,
-    )
-    right.set_xlabel(r"column ($2i$: $\sin$, $2i+1$: $\cos$)")
-    right.set_ylabel("largest |error|")
-    right.set_title(f"(b) float32, positions {low:,.0f} to {high:,.0f}")
-    right.legend(frameon=False, fontsize=9)
-    return figure
-
-
-def distance_figure(records: dict, max_length: int, base: float = 10000.0):
-    """Figure: the smallest distance D(L) among L positions, for several d.
-
-    ``records`` maps d to the pair ``(offsets, distances)`` of
-    :func:`distance_records` scanned up to ``max_length - 1``.
-    """
-    figure, ax = new_figure(7.5, 4.2)
-    colours = [
-        PALETTE[name]
-        for name in ("vermillion", "orange", "green", "sky", "blue", "purple", "black")
-    ]
-    for (d, (offsets, distances)), colour in zip(
-        records.items(), colours, strict=False
-    ):
-        lengths = np.append(offsets + 1, max_length)
-        values = np.append(distances, distances[-1])
-        ax.step(lengths, values, where="post", color=colour, lw=1.6, label=f"d = {d}")
-    for d in (2, 4):
-        if d in records:
-            lengths = np.unique(np.geomspace(2, max_length, 400).astype(np.int64))
-            bound = dirichlet_bound(lengths, d)
-            ax.loglog(lengths, bound, ":", color=PALETTE["black"], lw=1)
-            ax.annotate(
-                f"Dirichlet bound, d = {d}",
-                (lengths[-1], bound[-1]),
-                xytext=(-120, -12 if d == 2 else 6),
-                textcoords="offset points",
-                fontsize=8,
-            )
-    folk = 2 * math.pi * base
-    ax.axvline(folk, color="#888888", lw=1, ls="--")
-    ax.annotate(
-        rf"$2\pi\cdot{base:g}$",
-        (folk, 2e-7),
-        xytext=(4, 0),
-        textcoords="offset points",
-        fontsize=9,
-        color="#555555",
-    )
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlim(2, max_length)
-    ax.set_ylim(1e-8, 30)
-    ax.set_xlabel("number of positions $L$ (log scale)")
-    ax.set_ylabel(r"smallest distance $D(L)$")
-    ax.legend(frameon=False, fontsize=8, ncol=2, loc="lower left")
-    return figure
-
-
-def rule_figure(records: dict, max_length: int, base: float = 10000.0):
-    """Figure: D(L) against twice the error bound of each table, one panel per d.
-
-    ``records`` maps d to ``(offsets, distances)``, scanned up to
-    ``max_length - 1``. Where the rising error line crosses D(L), the
-    certified range ends.
-    """
-    figure, axes = new_figure(10.0, 3.9, ncols=len(records), sharey=True)
-    styles = {
-        "float32": (PALETTE["vermillion"], "--", "float32 (frameworks)"),
-        "cast": (PALETTE["blue"], "-.", "float32, remedy (a)"),
-        "float64": (PALETTE["purple"], ":", "float64"),
-    }
-    lengths = np.unique(np.geomspace(2, max_length, 600).astype(np.int64))
-    for ax, (d, (offsets, distances)) in zip(
-        np.atleast_1d(axes), records.items(), strict=True
-    ):
-        ax.loglog(
-            lengths,
-            minimum_distance(lengths, offsets, distances),
-            color=PALETTE["black"],
-            lw=1.8,
-            label="$D(L)$",
-        )
-        for method, (colour, style, label) in styles.items():
-            twice = 2 * row_error_bound(lengths - 1, d, base, method)
-            ax.loglog(lengths, twice, style, color=colour, lw=1.5, label=label)
-            end = certified_length(offsets, distances, max_length, d, base, method)
-            if end < max_length:
-                ax.axvline(end, color=colour, lw=0.8)
-        ax.set_xlim(2, max_length)
-        ax.set_ylim(1e-17, 30)
-        ax.set_xlabel("number of positions $L$ (log scale)")
-        ax.set_title(f"d = {d}, base = {base:g}")
-    axes[0].set_ylabel("distance (solid), 2E (broken)")
-    axes[0].legend(frameon=False, fontsize=8, loc="center", bbox_to_anchor=(0.5, 0.33))
-    return figure

@@ -14,7 +14,7 @@ from collections.abc import Callable
 import numpy as np
 from numpy.typing import NDArray
 
-from .core import check_dimension
+from .validate import check_dimension
 
 __all__ = ["pooled_attention_model", "gradient", "hessian", "cross_block"]
 

@@ -34,7 +34,7 @@ from matplotlib.collections import LineCollection
 from matplotlib.figure import Figure
 from PIL import Image
 
-from . import core, static
+from . import core, experiments, static
 from .plots import DIVERGING, PALETTE, new_figure
 
 __all__ = [
@@ -524,7 +524,7 @@ class ScheduleExplorer(_OffsetExplorer):
         Choice(
             "schedule",
             "θ_t",
-            core.SCHEDULES,
+            core.DECAY_SCHEDULES,
             "linear",
             format=lambda name: _SCHEDULE_NAMES[name].split(" (")[0],
         ),
@@ -561,19 +561,14 @@ def cross_term_data(kind: str, strength: float, d: int, length: int) -> dict:
 
     ``c``: the cross terms p_m^T H p_n scaled to max |C| = 1; ``residual``: the
     scaled C minus its mean along each diagonal m - n = const (zero when C
-    depends on the offset alone); ``leakage``: :func:`posenc.core.offset_leakage`.
+    depends on the offset alone); ``leakage``: :func:`posenc.offset_leakage`.
     """
-    from .plots import perturbation
-
-    h = perturbation(kind, strength, d)
+    h = experiments.perturbation(kind, strength, d)
     c = core.cross_terms(h, np.arange(length))
     c = c / np.abs(c).max()
-    offsets = np.subtract.outer(np.arange(length), np.arange(length)) + length - 1
-    sums = np.bincount(offsets.ravel(), weights=c.ravel())
-    means = sums / np.bincount(offsets.ravel())
     return {
         "c": c,
-        "residual": c - means[offsets],
+        "residual": c - core.diagonal_means(c),
         "leakage": core.offset_leakage(c),
     }
 
@@ -591,7 +586,7 @@ class CrossTermExplorer(Explorer):
         Choice(
             "kind",
             "E",
-            ("full", "diagonal", "rotation blocks"),
+            experiments.PERTURBATIONS,
             "full",
             format=lambda k: {"full": "dense", "diagonal": "diagonal"}.get(k, "aI+bJ"),
         ),
@@ -631,7 +626,7 @@ def shift_scatter(k: int, pair: int, d: int, base: float, count: int) -> dict:
 
     ``x`` = p_{t,2i}, ``y`` = p_{t+k,2i} for t = 0 ... count-1, and the
     least-squares line y = alpha x + beta with its R^2 (from
-    :func:`posenc.core.column_fit` over the same positions).
+    :func:`posenc.column_fit` over the same positions).
     """
     positions = np.arange(count)
     alpha, beta, r_squared = core.column_fit(k, d, base, positions)

@@ -1,5 +1,4 @@
-"""Shared machinery of the mutation tests (test_mutants.py for posenc.core,
-test_conventions_mutants.py for posenc.conventions).
+"""The one mutation runner: plant a bug in a copy of ``posenc``, run tests on it.
 
 A mutant is one plausible bug planted in a copy of ``posenc``: the exact text
 ``original`` in one module is replaced by ``replacement``. The run of the
@@ -7,51 +6,86 @@ module's tests against the copy must fail (exit code 1: a test ran and
 failed; 2 would be an error in collection). The mutation site must occur
 exactly once, so that a grown module can never make a mutant silently
 mutate something else.
+
+Used by the mutation suites ``test_mutants.py`` and
+``test_conventions_mutants.py`` (marked ``mutants``: ``pytest -m mutants -n
+2`` runs them in parallel, ``-m "not mutants"`` leaves them out) and by
+``scripts/mutate_static.py``, which reports which tests catch each mutant.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import NamedTuple
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def run_tests_against(
-    tmp_path: Path,
-    module: str,
-    test_file: str,
-    mutation: tuple[str, str] | None = None,
-    test: str | None = None,
-) -> int:
-    """Copy posenc and ``tests/<test_file>`` to ``tmp_path``, plant ``mutation``
-    in ``posenc/<module>``, run the tests (or the one named ``test``), and
-    return pytest's exit code."""
-    shutil.copytree(ROOT / "posenc", tmp_path / "posenc")
-    shutil.copy(ROOT / "tests" / test_file, tmp_path / test_file)
-    if mutation is not None:
-        source = tmp_path / "posenc" / module
-        original, replacement = mutation
-        text = source.read_text()
-        assert text.count(original) == 1, (
-            f"mutation site {original!r} not found exactly once in {module}"
+class Mutant(NamedTuple):
+    """One bug: ``original`` replaced by ``replacement`` in ``posenc/<module>``."""
+
+    module: str
+    original: str
+    replacement: str
+
+
+class Run(NamedTuple):
+    """pytest's exit code, and the names of the tests that failed."""
+
+    returncode: int
+    failed: frozenset[str]
+
+
+def plant(package: Path, mutant: Mutant) -> None:
+    """Apply ``mutant`` to the copy of posenc in ``package``."""
+    source = package / mutant.module
+    text = source.read_text()
+    count = text.count(mutant.original)
+    if count != 1:
+        raise AssertionError(
+            f"mutation site {mutant.original!r} found {count} times in "
+            f"{mutant.module}, not exactly once"
         )
-        source.write_text(text.replace(original, replacement))
+    source.write_text(text.replace(mutant.original, mutant.replacement))
+
+
+def run_tests_against(
+    workdir: Path,
+    test_file: str,
+    mutant: Mutant | None = None,
+    test: str | None = None,
+    *,
+    first_failure: bool = True,
+) -> Run:
+    """Copy posenc and ``tests/<test_file>`` to the empty or new directory
+    ``workdir``, plant ``mutant``, run the tests (or the one named ``test``),
+    and return pytest's exit code and the failed tests. ``first_failure``
+    stops at the first failure (enough to know the mutant is caught)."""
+    shutil.copytree(ROOT / "posenc", workdir / "posenc")
+    shutil.copy(ROOT / "tests" / test_file, workdir / test_file)
+    if mutant is not None:
+        plant(workdir / "posenc", mutant)
     # `python -m pytest` puts the working directory first on sys.path, so the
     # copy shadows the installed package. Loading the environment's pytest
-    # plugins (notebooks, browsers) would triple the time of each run;
+    # plugins (notebooks, browsers, xdist) would triple the time of each run;
     # hypothesis works without its plugin.
     environment = os.environ | {"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
     target = test_file if test is None else f"{test_file}::{test}"
+    stop = ["-x"] if first_failure else []
     result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", target],
-        cwd=tmp_path,
+        [sys.executable, "-m", "pytest", *stop, "-q", "-rf", "-p", "no:cacheprovider"]
+        + [target],
+        cwd=workdir,
         capture_output=True,
         text=True,
         timeout=300,
         env=environment,
     )
-    return result.returncode
+    pattern = rf"^FAILED {re.escape(test_file)}::(\w+)"
+    failed = frozenset(re.findall(pattern, result.stdout, re.M))
+    return Run(result.returncode, failed)

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from scipy import integrate, special
 
 import posenc
-from posenc import core
+from posenc import core, validate
 
 # ------------------------------------------------------------------ strategies
 
@@ -287,6 +287,101 @@ def test_rotate_broadcasts_positions_over_leading_axes():
     np.testing.assert_array_equal(posenc.rotate(x, 0), x)
 
 
+def half_split(x, positions, base=10000.0):
+    return posenc.rotate(x, positions, base, pairing="half-split")
+
+
+def half_split_reference(x, t, base):
+    """Rotate pairs (i, i + d/2) with explicit 2x2 matrices, one by one."""
+    d = x.size
+    out = x.astype(float).copy()
+    for i in range(d // 2):
+        angle = t * base ** (-2 * i / d)
+        rotation = np.array(
+            [[math.cos(angle), -math.sin(angle)], [math.sin(angle), math.cos(angle)]]
+        )
+        out[[i, i + d // 2]] = rotation @ x[[i, i + d // 2]]
+    return out
+
+
+@pytest.mark.parametrize("d", [2, 4, 10])
+def test_half_split_rotation_matches_explicit_rotations(d):
+    rng = np.random.default_rng(d)
+    x = rng.standard_normal(d)
+    for t in [0.0, 1.0, 7.5, -20.0]:
+        np.testing.assert_allclose(
+            half_split(x, t, 100.0),
+            half_split_reference(x, t, 100.0),
+            rtol=0,
+            atol=1e-12,
+        )
+
+
+@given(d=dims, base=bases, t=st.floats(-1e3, 1e3))
+@SETTINGS
+def test_half_split_is_interleaved_after_the_permutation(d, base, t):
+    x = np.random.default_rng(d).standard_normal((3, d))
+    perm = posenc.interleaved_to_halves(d)
+    np.testing.assert_allclose(
+        half_split(x[:, perm], t, base),
+        posenc.rotate(x, t, base)[:, perm],
+        atol=1e-9,
+    )
+    np.testing.assert_allclose(
+        np.linalg.norm(half_split(x, t, base), axis=-1),
+        np.linalg.norm(x, axis=-1),
+        rtol=1e-12,
+    )
+
+
+def test_half_split_broadcasts_positions_like_rotate():
+    x = np.ones((5, 8))
+    t = np.arange(5.0)
+    np.testing.assert_array_equal(half_split(x, t)[3], half_split(x[3], 3.0))
+    assert half_split(np.ones(8), np.arange(4.0)[:, None]).shape == (4, 1, 8)
+
+
+def test_unknown_pairing_is_refused():
+    with pytest.raises(ValueError, match="^pairing must be one of"):
+        posenc.rotate(np.ones(4), 1.0, pairing="interleave")
+
+
+# ------------------------------------------------------------------ layouts
+
+
+@pytest.mark.parametrize("d", [4, 16, 64])
+def test_interleaved_to_halves_is_the_documented_permutation(d):
+    perm = posenc.interleaved_to_halves(d)
+    assert sorted(perm) == list(range(d))
+    np.testing.assert_array_equal(perm[: d // 2], np.arange(0, d, 2))
+    np.testing.assert_array_equal(perm[d // 2 :], np.arange(1, d, 2))
+    t = np.arange(50)
+    np.testing.assert_array_equal(
+        posenc.encoding(t, d)[:, perm], posenc.encoding(t, d, layout="halves")
+    )
+
+
+def test_pair_columns_name_the_sine_and_cosine_of_each_pair():
+    t = np.arange(10)
+    for layout in posenc.LAYOUTS:
+        table = posenc.encoding(t, 8, layout=layout)
+        sines, cosines = posenc.pair_columns(8, layout)
+        angles = np.outer(t, posenc.frequencies(8))
+        np.testing.assert_allclose(table[:, sines], np.sin(angles), atol=1e-15)
+        np.testing.assert_allclose(table[:, cosines], np.cos(angles), atol=1e-15)
+    with pytest.raises(ValueError, match="^layout must be one of"):
+        posenc.pair_columns(8, "sin-first")
+
+
+def test_interleave_puts_pairs_side_by_side_and_keeps_the_dtype():
+    first = np.arange(6, dtype=np.float32).reshape(1, 2, 3)
+    second = -first
+    pairs = posenc.interleave(first, second)
+    assert pairs.shape == (1, 2, 6) and pairs.dtype == np.float32
+    np.testing.assert_array_equal(pairs[..., 0::2], first)
+    np.testing.assert_array_equal(pairs[..., 1::2], second)
+
+
 # ---------------------------------------------------------------- bad input
 
 BAD_INPUT = [
@@ -360,6 +455,17 @@ BAD_INPUT = [
         lambda: posenc.rotate(np.ones(4), 1, 1.0),
         "base must be a finite real number greater than 1",
     ),
+    (lambda: half_split(np.ones(5), 1), "x must have an even, non-zero last axis"),
+    (lambda: half_split(1.0, 1), "x must have an even, non-zero last axis"),
+    (
+        lambda: half_split(np.ones((3, 4)), [1, 2]),
+        "positions of shape (2,) must broadcast",
+    ),
+    (lambda: half_split([np.nan, 1.0], 1), "x must be finite"),
+    (
+        lambda: half_split(np.ones(4), 1, -2.0),
+        "base must be a finite real number greater than 1",
+    ),
 ]
 
 
@@ -390,7 +496,7 @@ def reference_schedule_integral(x: float, schedule: str) -> float:
     return value
 
 
-@pytest.mark.parametrize("schedule", core.SCHEDULES)
+@pytest.mark.parametrize("schedule", core.DECAY_SCHEDULES)
 def test_schedule_integrals_are_exact(schedule):
     # Closed forms against quadrature, 1e-11 absolute, on both sides of the
     # series switch of the sqrt schedule (x = 0.01).
@@ -401,7 +507,7 @@ def test_schedule_integrals_are_exact(schedule):
         )
 
 
-@pytest.mark.parametrize("schedule", core.SCHEDULES)
+@pytest.mark.parametrize("schedule", core.DECAY_SCHEDULES)
 def test_schedule_frequencies_sample_theta_at_2i_over_d(schedule):
     d = 8
     t = [2 * i / d for i in range(d // 2)]
@@ -594,3 +700,58 @@ def test_abel_summation_and_roformer_bound(seed, delta):
 
 def test_rope_bound_at_zero_is_the_mean_of_one_to_half_d():
     assert core.rope_bound(0.0, 128) == pytest.approx((64 + 1) / 2)
+
+
+def test_diagonal_means_are_the_offset_part_of_a_matrix():
+    rng = np.random.default_rng(5)
+    c = rng.normal(size=(6, 6))
+    means = core.diagonal_means(c)
+    for m in range(6):
+        for n in range(6):
+            assert means[m, n] == pytest.approx(np.diagonal(c, n - m).mean(), abs=1e-15)
+    toeplitz = core.diagonal_means(c)
+    np.testing.assert_allclose(core.diagonal_means(toeplitz), toeplitz, atol=1e-15)
+
+
+# ------------------------------------------------------------ argument checks
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: validate.check_dimension(2, at_least=4), "d must be an even integer"),
+        (lambda: validate.check_dimension(5, "head_dim"), "head_dim must be"),
+        (lambda: validate.check_count(0, "trials"), "trials must be an integer >= 1"),
+        (lambda: validate.check_count(2.0, "trials"), "trials must be an integer"),
+        (lambda: validate.check_count(True, "n", 0), "n must be an integer >= 0"),
+        (lambda: validate.check_count(-1, "n", 0), "n must be an integer >= 0"),
+        (lambda: validate.check_choice("x", "kind", ("a",)), "kind must be one of"),
+        (lambda: validate.check_scalar([1.0], "k"), "k must be a single real"),
+        (lambda: validate.check_tolerance(0.0), "atol must be a positive"),
+        (lambda: validate.check_tolerance(-1e-9, zero=True), "atol must be a non-neg"),
+        (lambda: validate.check_tolerance(math.nan), "atol must be a positive"),
+        (lambda: validate.check_tolerance("1e-9"), "atol must be a positive"),
+        (lambda: validate.check_integers([1.5], "t", 10), "t must be integers"),
+        (lambda: validate.check_integers([11], "t", 10), "t must be integers"),
+        (lambda: validate.check_square_matrix(np.ones(3), "h"), "h must be a square"),
+        (lambda: validate.check_table(np.ones(8)), "table must be 2-D"),
+        (lambda: validate.check_table(np.ones((2, 4))), "table must have at least 3"),
+        (lambda: validate.check_table(np.ones((5, 5))), "table must have an even"),
+        (lambda: validate.check_table(np.ones((5, 2))), "table must have an even"),
+        (lambda: validate.check_table(np.ones((5, 4)), 8), "table has 4 columns"),
+    ],
+)
+def test_each_check_names_the_parameter_and_the_rule(call, message):
+    with pytest.raises(ValueError) as raised:
+        call()
+    assert str(raised.value).startswith(message), str(raised.value)
+
+
+def test_checks_pass_good_values_through_in_the_form_the_maths_uses():
+    assert validate.check_dimension(np.int64(6), at_least=4) == 6
+    assert validate.check_count(0, "n", 0) == 0
+    assert validate.check_tolerance(0.0, zero=True) == 0.0
+    assert validate.check_scalar(np.float32(2.5), "k") == 2.5
+    assert validate.check_choice("a", "kind", ("a", "b")) == "a"
+    np.testing.assert_array_equal(validate.check_integers([3, -4], "t", 10), [3, -4])
+    assert validate.check_table(np.ones((3, 4)), 4).shape == (3, 4)

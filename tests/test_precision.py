@@ -14,7 +14,6 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from matplotlib.figure import Figure
 
 import posenc
 from posenc import precision
@@ -411,28 +410,24 @@ def test_a_float32_collision_just_beyond_the_certified_length():
         assert same.any(), make.__name__
 
 
-# ------------------------------------------------------------------ figures
+# ------------------------------------------------------ certification curves
 
 
-def test_figures_are_figures_with_labelled_axes():
-    t = np.array([1.0, 10.0, 100.0])
-    errors = {m: np.full(3, 1e-7) for m in ("float32", "cast", "reduced")}
-    figures = [
-        precision.error_growth_figure(t, errors, np.full(8, 1e-7), 8, 1e4, (1, 100)),
-        precision.distance_figure({2: precision.distance_records(999, 2)}, 1000, 1e4),
-        precision.rule_figure(
-            {
-                2: precision.distance_records(999, 2),
-                8: precision.distance_records(999, 8),
-            },
-            1000,
-        ),
-    ]
-    for figure in figures:
-        assert isinstance(figure, Figure)
-        for ax in figure.axes:
-            assert ax.get_xlabel()
-        assert figure.axes[0].get_ylabel()
+def test_certification_curves_are_both_sides_of_the_rule():
+    records = precision.distance_records(999, 8)
+    lengths = np.array([2, 10, 100, 1000])
+    curves = precision.certification_curves(lengths, *records, 1000, 8)
+    np.testing.assert_array_equal(
+        curves["distance"], precision.minimum_distance(lengths, *records)
+    )
+    assert list(curves["twice_error"]) == ["float32", "cast", "float64"]
+    for method, twice in curves["twice_error"].items():
+        np.testing.assert_array_equal(
+            twice, 2 * precision.row_error_bound(lengths - 1, 8, method=method)
+        )
+        assert curves["certified"][method] == precision.certified_length(
+            *records, 1000, 8, method=method
+        )
 
 
 # ------------------------------------------------------------------ bad input

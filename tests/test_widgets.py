@@ -199,25 +199,25 @@ def test_decay_explorer_plots_sum_integral_envelope_and_offsets(d, base, delta_m
     _, plotted_integral = explorer.integral_line.get_data()
     np.testing.assert_allclose(plotted_integral, posenc.decay_integral(delta, base))
     upper_delta, upper = explorer.upper.get_data()
-    np.testing.assert_allclose(upper, posenc.core.integral_envelope(upper_delta, base))
+    np.testing.assert_allclose(upper, posenc.integral_envelope(upper_delta, base))
     np.testing.assert_allclose(-explorer.lower.get_data()[1], upper)
-    star = posenc.core.aliasing_offset(d, base)
+    star = posenc.aliasing_offset(d, base)
     assert explorer.star.get_xdata()[0] == star
     assert explorer.floor.get_height() == pytest.approx(2 / np.sqrt(d))
     assert explorer.ax.get_xlim() == (0, delta_max)
 
 
-@pytest.mark.parametrize("schedule", posenc.core.SCHEDULES)
+@pytest.mark.parametrize("schedule", posenc.DECAY_SCHEDULES)
 def test_schedule_explorer_plots_the_chosen_schedule(schedule):
     explorer = widgets.ScheduleExplorer()
     explorer.update(schedule=schedule, d=64, delta_max=1024)
     delta, plotted_sum = explorer.sum_line.get_data()
-    theta = posenc.core.schedule_frequencies(64, schedule, 1e4)
+    theta = posenc.schedule_frequencies(64, schedule, 1e4)
     expected = np.cos(np.multiply.outer(delta, theta)).sum(axis=1) / 32
     np.testing.assert_allclose(plotted_sum, expected, atol=1e-12)
     np.testing.assert_allclose(
         explorer.integral_line.get_data()[1],
-        posenc.core.schedule_integral(delta, schedule, 1e4),
+        posenc.schedule_integral(delta, schedule, 1e4),
     )
     np.testing.assert_allclose(
         explorer.paper.get_data()[1], posenc.decay_integral(delta)
@@ -232,15 +232,15 @@ def test_schedule_explorer_plots_the_chosen_schedule(schedule):
 def test_cross_term_explorer_shows_c_and_its_offset_residual(kind, strength):
     explorer = widgets.CrossTermExplorer()
     explorer.update(kind=kind, strength=strength)
-    h = posenc.plots.perturbation(kind, strength, 64)
-    c = posenc.core.cross_terms(h, np.arange(64))
+    h = posenc.perturbation(kind, strength, 64)
+    c = posenc.cross_terms(h, np.arange(64))
     np.testing.assert_allclose(explorer.image.get_array(), c / np.abs(c).max())
     residual = np.asarray(explorer.residual.get_array())
     if strength == 0.0 or kind == "rotation blocks":
         assert np.abs(residual).max() < 1e-12
     else:
         assert np.abs(residual).max() > 1e-3
-    leakage = posenc.core.offset_leakage(c)
+    leakage = posenc.offset_leakage(c)
     assert f"{leakage:.1%}" in explorer.title.get_text()
 
 
@@ -255,7 +255,7 @@ def test_shift_explorer_plots_the_column_at_t_and_t_plus_k(k, pair):
     x, y = explorer.points.get_data()
     np.testing.assert_array_equal(x, posenc.encoding(t, 16)[:, 2 * pair])
     np.testing.assert_array_equal(y, posenc.encoding(t + k, 16)[:, 2 * pair])
-    alpha, beta, r_squared = posenc.core.column_fit(k, 16, 1e4, t)
+    alpha, beta, r_squared = posenc.column_fit(k, 16, 1e4, t)
     line_x, line_y = explorer.fit.get_data()
     np.testing.assert_allclose(line_y, alpha[2 * pair] * line_x + beta[2 * pair])
     assert f"R² = {r_squared[2 * pair]:.3f}" in explorer.title.get_text()

@@ -1,0 +1,154 @@
+"""Every figure of posenc.plots draws exactly the arrays it is handed."""
+
+from __future__ import annotations
+
+import numpy as np
+from matplotlib.figure import Figure
+
+import posenc
+from posenc import plots
+
+
+def drawn(figure: Figure) -> list[np.ndarray]:
+    """The y data of every line of every axes of ``figure``."""
+    return [
+        np.asarray(line.get_ydata(), dtype=float)
+        for ax in figure.axes
+        for line in ax.get_lines()
+    ]
+
+
+def assert_drawn(figure: Figure, *arrays) -> None:
+    """Each of ``arrays`` is the y data of one line of ``figure``, exactly."""
+    assert isinstance(figure, Figure)
+    lines = drawn(figure)
+    for array in arrays:
+        array = np.asarray(array, dtype=float)
+        assert any(
+            line.shape == array.shape and np.array_equal(line, array, equal_nan=True)
+            for line in lines
+        ), f"not drawn: {array[:4]}..."
+    for ax in figure.axes:
+        if ax.get_visible() and ax.get_lines():
+            assert ax.get_xlabel(), ax.get_title()
+
+
+def test_chapter_figures_draw_their_data():
+    delta = np.arange(-20, 21)
+    normalised = posenc.inner_product(delta, 16) / 8
+    assert_drawn(plots.inner_product_figure(delta, normalised, 16, 1e4), normalised)
+    integral = posenc.decay_integral(delta)
+    assert_drawn(
+        plots.decay_comparison_figure(delta, integral, delta, normalised, 16),
+        integral,
+        normalised,
+    )
+    scales = np.array([0.1, 0.2, 0.4])
+    assert_drawn(plots.remainder_figure(scales, scales**2, scales**3), scales**2)
+    assert_drawn(
+        plots.taylor_scale_figure(scales, scales, scales**2), scales, scales**2
+    )
+
+
+def test_decay_figures_draw_their_data():
+    regimes = posenc.decay_regimes(1e4, np.logspace(0, 6, 50))
+    floor = posenc.decay_floor((8, 32), edges=np.logspace(0, 6, 7), samples=20)
+    figure = plots.decay_law_figure(regimes, floor, 1e4)
+    assert_drawn(
+        figure,
+        regimes["integral"],
+        regimes["log_law"],
+        regimes["envelope"],
+        -regimes["envelope"],
+        floor["sums"][8],
+        floor["sums"][32],
+        floor["integral"],
+    )
+    curves = {(64, 1e4): posenc.aliasing_error(64, 1e4, reach=5.0)}
+    assert_drawn(plots.aliasing_figure(curves), curves[64, 1e4][1])
+    x = np.linspace(0, 50, 11)
+    short, long = posenc.schedule_integrals(x), posenc.schedule_integrals(2 * x)
+    figure = plots.schedule_integrals_figure([(x, short), (2 * x, long)])
+    assert_drawn(figure, *short.values(), *long.values())
+
+
+def test_other_chapters_figures_draw_their_data():
+    strengths = np.array([0.1, 1.0])
+    curves = posenc.leakage_curves(strengths, d=8, length=8, seeds=1)
+    assert_drawn(
+        plots.leakage_figure(strengths, curves),
+        curves["full"],
+        curves["diagonal"],
+        np.maximum(curves["rotation blocks"], 1e-12),
+    )
+    theta = np.repeat(posenc.frequencies(8), 2)
+    fits = {k: (np.mod(k * theta, np.pi), posenc.column_fit(k, 8)[2]) for k in (1, 5)}
+    assert_drawn(plots.column_fit_figure(fits), fits[1][1], fits[5][1])
+    delta = np.arange(0, 50)
+    scores = posenc.rope_scores(delta, d=16, samples=10)
+    assert_drawn(
+        plots.rope_decay_figure(delta, scores),
+        scores["bound"],
+        scores["aligned"],
+        scores["expected"],
+    )
+    dims = (4, 16)
+    scaling = posenc.score_scaling(dims, keys=8, samples=20)
+    assert_drawn(plots.scaling_figure(dims, scaling, keys=8), *scaling.values())
+
+
+def test_real_code_figures_draw_their_data():
+    schedules = {name: f(16) for name, f in posenc.CODEBASE_SCHEDULES.items()}
+    ratios = {d: posenc.schedule_ratio(d) for d in (16, 64)}
+    assert_drawn(
+        plots.codebase_schedules_figure(schedules, ratios),
+        *schedules.values(),
+        *ratios.values(),
+    )
+    t = np.arange(32)
+    paper = posenc.vaswani2017(t, 8)
+    distances = {
+        name: posenc.column_distances(paper, posenc.CONVENTIONS[name].table(t, 8))
+        for name in ("Marian", "tensor2tensor")
+    }
+    matches = {name: np.nonzero(dist < 1e-9) for name, dist in distances.items()}
+    figure = plots.column_match_figure(distances, matches)
+    marked = [ax.get_lines()[0].get_ydata() for ax in figure.axes[:2]]
+    for rows, (expected, _) in zip(marked, matches.values(), strict=True):
+        np.testing.assert_array_equal(rows, expected)
+    np.testing.assert_array_equal(
+        figure.axes[0].get_images()[0].get_array(),
+        np.maximum(distances["Marian"], 1e-4),
+    )
+    table = posenc.encoding(np.arange(200), 8)
+    profiles = {"a": posenc.offset_profiles(table, (0, 50), 40), "b": 0.5 * table[:2]}
+    figure = plots.offset_figure(profiles, (0, 50))
+    assert_drawn(figure, *profiles["a"], *profiles["b"])
+    assert [ax.get_visible() for ax in figure.axes] == [True, True]
+    scores = posenc.pairing_scores(d=8)
+    assert_drawn(
+        plots.rope_pairing_figure(scores),
+        *scores["fixed"].values(),
+        *scores["at_500"].values(),
+    )
+
+
+def test_precision_figures_draw_their_data():
+    t = np.array([1.0, 10.0, 100.0])
+    errors = {m: np.full(3, 1e-7) * (i + 1) for i, m in enumerate(posenc.METHODS[:3])}
+    lines = {"predicted": t * 1e-8, "float32": t * 2e-8, "float64": t * 1e-16}
+    per_column, column_bound = np.full(8, 1e-7), np.full(8, 2e-7)
+    figure = plots.error_growth_figure(
+        t, errors, lines, per_column, column_bound, (1, 100)
+    )
+    assert_drawn(figure, *errors.values(), *lines.values(), per_column)
+    records = {2: posenc.distance_records(999, 2), 8: posenc.distance_records(999, 8)}
+    lengths = np.array([2, 10, 100, 1000])
+    dirichlet = {2: (lengths, posenc.dirichlet_bound(lengths, 2))}
+    assert_drawn(plots.distance_figure(records, 1000, dirichlet), dirichlet[2][1])
+    curves = {
+        d: posenc.certification_curves(lengths, *records[d], 1000, d) for d in records
+    }
+    figure = plots.rule_figure(lengths, curves, 1000)
+    for curve in curves.values():
+        assert_drawn(figure, curve["distance"], *curve["twice_error"].values())
