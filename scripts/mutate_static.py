@@ -1,23 +1,27 @@
 """Show that tests/test_static.py can fail: run it against wrong players.
 
 Each mutant plants one bug in a copy of ``posenc/static.py`` and runs
-``tests/test_static.py`` against the copy; the report lists which tests
-caught it. Every mutant must be caught, and every test must catch at least
-one mutant (a test that never fails proves nothing). The unmutated copy must
-pass. Not part of ``make test`` (it takes about a minute); run
+``tests/test_static.py`` against the copy, with the runner of the mutation
+suites (``tests/mutation.py``); the report lists which tests caught it.
+Every mutant must be caught, and every test must catch at least one mutant
+(a test that never fails proves nothing). The unmutated copy must pass. Not
+part of ``make test`` (it takes about a minute); run
 ``.venv/bin/python scripts/mutate_static.py``.
 """
 
 from __future__ import annotations
 
 import re
-import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+
+from mutation import Mutant, run_tests_against  # noqa: E402  (the one runner)
+
+TESTS = "test_static.py"
 
 MUTANTS = {
     "frames named with dashes": ('"_".join(str(int', '"-".join(str(int'),
@@ -73,51 +77,33 @@ MUTANTS = {
 }
 
 
-def run(workdir: Path, mutation: tuple[str, str] | None) -> tuple[int, set[str]]:
-    """Run the tests against a (mutated) copy; return code and failed tests."""
-    shutil.rmtree(workdir, ignore_errors=True)
-    shutil.copytree(ROOT / "posenc", workdir / "posenc")
-    shutil.copy(ROOT / "tests" / "test_static.py", workdir / "test_static.py")
-    if mutation is not None:
-        source = workdir / "posenc" / "static.py"
-        original, replacement = mutation
-        text = source.read_text()
-        if text.count(original) != 1:
-            raise SystemExit(f"mutation site {original!r} not found exactly once")
-        source.write_text(text.replace(original, replacement))
-    result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-rf", "-p", "no:cacheprovider"]
-        + ["test_static.py"],
-        cwd=workdir,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    failed = set(re.findall(r"^FAILED test_static\.py::(\w+)", result.stdout, re.M))
-    return result.returncode, failed
-
-
 def main() -> int:
+    problems, caught_by = 0, set()
     with tempfile.TemporaryDirectory() as tmp:
-        workdir = Path(tmp) / "copy"
-        code, failed = run(workdir, None)
-        print(f"{'unmutated copy':<40} {'passes' if code == 0 else 'FAILS'}")
-        problems = int(code != 0)
-        caught_by: set[str] = set()
-        for name, mutation in MUTANTS.items():
-            code, failed = run(workdir, mutation)
-            caught_by |= failed
-            verdict = ", ".join(sorted(failed)) if code else "SURVIVED"
-            problems += code == 0
-            print(f"{name:<40} {verdict}")
-        tests = set(re.findall(r"^def (test_\w+)", _test_source(), re.M))
-        for idle in sorted(tests - caught_by):
-            print(f"test that caught no mutant: {idle}")
-        return 1 if problems or tests - caught_by else 0
-
-
-def _test_source() -> str:
-    return (ROOT / "tests" / "test_static.py").read_text()
+        unmutated = run_tests_against(Path(tmp) / "copy", TESTS, first_failure=False)
+    print(
+        f"{'unmutated copy':<40} {'passes' if unmutated.returncode == 0 else 'FAILS'}"
+    )
+    problems += unmutated.returncode != 0
+    for name, (original, replacement) in MUTANTS.items():
+        mutant = Mutant("static.py", original, replacement)
+        with tempfile.TemporaryDirectory() as tmp:
+            try:
+                run = run_tests_against(Path(tmp), TESTS, mutant, first_failure=False)
+            except AssertionError as missing:  # the site moved: say so, go on
+                print(f"{name:<40} NOT PLANTED: {missing}")
+                problems += 1
+                continue
+        caught_by |= run.failed
+        verdict = ", ".join(sorted(run.failed)) if run.returncode else "SURVIVED"
+        problems += run.returncode == 0
+        print(f"{name:<40} {verdict}")
+    tests = set(
+        re.findall(r"^def (test_\w+)", (ROOT / "tests" / TESTS).read_text(), re.M)
+    )
+    for idle in sorted(tests - caught_by):
+        print(f"test that caught no mutant: {idle}")
+    return 1 if problems or tests - caught_by else 0
 
 
 if __name__ == "__main__":
