@@ -119,7 +119,6 @@ class Explorer:
         self._background = None  # the rendered static part of the figure
         self.figure: Figure = self.build()
         self.canvas = FigureCanvasAgg(self.figure)
-        self._image = None  # the ipywidgets.Image, created on first display
         self.draw(**self.values)
         # Lay the figure out once, at the default values, then freeze the
         # layout: constrained layout costs ~100 ms a render, and the sliders
@@ -152,8 +151,6 @@ class Explorer:
             by_name[name].check(value)
         self.values.update(changes)
         self.draw(**self.values)
-        if self._image is not None:
-            self._image.value = self.png(compress_level=1)
 
     def render(self) -> np.ndarray:
         """The figure as it stands, as an (height, width, 4) RGBA array.
@@ -179,8 +176,21 @@ class Explorer:
         return buffer.getvalue()
 
     def widget(self):
-        """The live form: one slider per choice above the figure."""
+        """The live form: one slider per choice above the figure.
+
+        Every call (every display) makes a form with its own values and
+        picture: its sliders redraw the shared figure at those values and
+        update that picture only.
+        """
         import ipywidgets as widgets
+
+        values = dict(self.values)
+        image = widgets.Image(value=self.png(compress_level=1), format="png")
+
+        def move(name: str, value: Any) -> None:
+            values[name] = value
+            self.update(**values)
+            image.value = self.png(compress_level=1)
 
         sliders = []
         for choice in self.choices:
@@ -192,12 +202,11 @@ class Explorer:
                 layout=widgets.Layout(width="420px"),
             )
             slider.observe(
-                lambda change, name=choice.name: self.update(**{name: change["new"]}),
+                lambda change, name=choice.name: move(name, change["new"]),
                 names="value",
             )
             sliders.append(slider)
-        self._image = widgets.Image(value=self.png(compress_level=1), format="png")
-        return widgets.VBox([*sliders, self._image])
+        return widgets.VBox([*sliders, image])
 
     def sliders(self) -> list[static.Slider]:
         """The sliders as the static player shows them, at the current values."""

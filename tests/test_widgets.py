@@ -80,6 +80,26 @@ def test_moving_a_slider_updates_the_figure_and_the_picture(explorer):
     assert bytes(picture.value).startswith(b"\x89PNG")
 
 
+def test_an_explorer_shown_twice_keeps_each_picture_with_its_own_sliders(explorer):
+    first, second = explorer.widget(), explorer.widget()  # two displays
+    first_picture, second_picture = first.children[-1], second.children[-1]
+    first_before = bytes(first_picture.value)
+    second_before = bytes(second_picture.value)
+    second.children[0].value = 16  # the second display's d
+    second_after = bytes(second_picture.value)
+    assert second_after != second_before
+    assert bytes(first_picture.value) == first_before
+    first.children[1].value = 100.0  # the first display's base
+    assert bytes(first_picture.value) != first_before
+    assert bytes(second_picture.value) == second_after
+    # each picture shows the values of its own sliders
+    expected = {"d": 64, "base": 100.0, "layout": "interleaved"}
+    assert explorer.values == expected
+    reference = widgets.EncodingExplorer()
+    reference.update(**expected)
+    assert bytes(first_picture.value) == reference.png(compress_level=1)
+
+
 def test_blitted_frame_equals_a_full_redraw(explorer):
     explorer.update(d=32, base=10.0, layout="halves")
     blitted = explorer.render().copy()
