@@ -276,3 +276,9 @@ def test_the_player_is_a_leaf_module():
         and (node.level or "posenc" in (node.module or ""))
     ]
     assert not relative
+
+
+def test_the_caps_are_those_contributing_promises():
+    """CONTRIBUTING.md: at most 200 frames and 10 MB of frames per explorer."""
+    assert static.MAX_FRAMES <= 200
+    assert static.MAX_FRAME_BYTES <= 10_000_000
