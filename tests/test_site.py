@@ -10,9 +10,11 @@ frame; with JavaScript off the figures are still there. Links (the table of
 contents, next/previous, cross-references, citations) lead to existing pages
 and anchors; search finds a word; each notebook page offers its .ipynb.
 
-A full-page screenshot of every page (and of each player before and after a
-slider moves, without JavaScript and in dark mode) is written to
-``POSENC_SCREENSHOTS``, else ``screenshots/`` beside the site's folder.
+With ``POSENC_SCREENSHOTS=<folder>`` set (``make site-test
+POSENC_SCREENSHOTS=...``), a full-page screenshot of every page (and of each
+player before and after a slider moves, without JavaScript and in dark mode)
+is written there, for a person to look at; ``make test`` takes none (they
+cost a third of the browser tests' time).
 """
 
 from __future__ import annotations
@@ -34,7 +36,8 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import sitetools  # noqa: E402  (scripts/sitetools.py)
 
 SITE = sitetools.site_dir()
-SCREENSHOTS = Path(os.environ.get("POSENC_SCREENSHOTS") or SITE.parent / "screenshots")
+SHOTS = os.environ.get("POSENC_SCREENSHOTS")
+SCREENSHOTS = Path(SHOTS) if SHOTS else None
 BUILT = (SITE / "index.html").exists()
 ALL = sitetools.html_pages(SITE) if BUILT else ["(no site)"]
 PAGES = [p for p in ALL if not BUILT or not sitetools.is_redirect(SITE, p)]
@@ -85,11 +88,13 @@ CONTRAST = """element => {
 }"""
 
 
-def shot_name(page: str, suffix: str = "") -> Path:
+def screenshot(target, page: str, suffix: str = "", **options) -> None:
+    """Save a screenshot of ``target`` (a page or an element) if asked for."""
+    if SCREENSHOTS is None:
+        return
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    return SCREENSHOTS / (
-        page.removesuffix(".html").replace("/", "__") + suffix + ".png"
-    )
+    name = page.removesuffix(".html").replace("/", "__") + suffix + ".png"
+    target.screenshot(path=SCREENSHOTS / name, **options)
 
 
 # ------------------------------------------------------------ fixtures
@@ -173,7 +178,7 @@ def visits(browser, base_url):
             record.raw_tex = page.evaluate(FIND_RAW_TEX, list(RAW_TEX))
             record.broken_images = page.evaluate(BROKEN_IMAGES)
             page.wait_for_load_state("networkidle")
-            page.screenshot(path=shot_name(path), full_page=True)
+            screenshot(page, path, full_page=True)
             page.context.close()
         return done[path]
 
@@ -473,7 +478,7 @@ def test_moving_a_slider_shows_its_precomputed_frame(browser, base_url, path):
         player = page.locator(".posenc-player").nth(k)
         player.scroll_into_view_if_needed()
         if k == 0:
-            player.screenshot(path=shot_name(path, "__player_before"))
+            screenshot(player, path, "__player_before")
         sliders = player.locator("input[type=range]")
         assert sliders.count() >= 1 and sliders.first.is_visible()
         for j in range(sliders.count()):
@@ -485,7 +490,7 @@ def test_moving_a_slider_shows_its_precomputed_frame(browser, base_url, path):
             assert urlsplit(step["src"]).path == "/" + expected
             assert step["output"] == step["label"]
         if k == 0:
-            player.screenshot(path=shot_name(path, "__player_after"))
+            screenshot(player, path, "__player_after")
     page.wait_for_load_state("networkidle")
     assert visit.outside == [] and visit.errors == []
     page.context.close()
@@ -506,7 +511,7 @@ def test_figures_show_without_javascript(browser, base_url, path):
         assert not player.locator(".posenc-controls").is_visible()
         assert player.locator(".posenc-note-static").is_visible()
         if k == 0:
-            player.screenshot(path=shot_name(path, "__player_nojs"))
+            screenshot(player, path, "__player_nojs")
     assert visit.outside == []
     page.context.close()
 
@@ -527,7 +532,7 @@ def test_players_read_well_in_dark_mode(browser, base_url, path):
     ):
         ratio = element.evaluate(CONTRAST)
         assert ratio >= 4.5, f"contrast {ratio:.1f} of {element.inner_text()!r}"
-    player.screenshot(path=shot_name(path, "__player_dark"))
+    screenshot(player, path, "__player_dark")
     assert visit.errors == []
     page.context.close()
 
