@@ -29,6 +29,9 @@ from pathlib import Path
 import nbformat
 from parallel_execution import is_text_notebook
 from sphinx.application import Sphinx
+from sphinx.util import logging
+
+logger = logging.getLogger(__name__)
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 #: Dropped from outputs that carry a widget view (see the module docstring).
@@ -61,11 +64,14 @@ def executed_notebook(app: Sphinx, pagename: str) -> nbformat.NotebookNode | Non
     cache = get_cache(config.execution_cache_path)
     try:
         _, notebook = cache.merge_match_into_notebook(jupytext.read(source))
-    except KeyError as error:
-        raise RuntimeError(
-            f"{source.name}: no executed notebook in the cache, so no download "
-            "with outputs (execute_notebooks must be 'cache')"
-        ) from error
+    except KeyError:
+        # The chapter failed to execute (myst-nb reports why) or execution is
+        # off: say so, and let the build go on to report everything else.
+        logger.warning(
+            f"{source.name}: no executed notebook in the cache, so its page "
+            "offers no .ipynb download"
+        )
+        return None
     return notebook
 
 

@@ -58,15 +58,19 @@ FRAMES_DIR = "explorers"
 
 #: Shown under a player whose sliders work (revealed by the script).
 NOTE_LIVE = (
-    "Static version: the sliders step through figures precomputed when the "
-    "book was built. Open this chapter as a notebook for the live version."
+    "The sliders step through figures computed when the book was built; in "
+    "this chapter's notebook (make lab) they recompute live."
 )
 #: Shown under a player without JavaScript, and in print: ``{values}`` is
 #: replaced by the values the figure shows.
 NOTE_STATIC = (
-    "Figure for {values}. Its sliders work on the book's website (with "
-    "JavaScript on) and, live, in this chapter's notebook."
+    "Figure for {values}. With JavaScript on, sliders on this page step through "
+    "figures computed when the book was built; in this chapter's notebook "
+    "they recompute live."
 )
+#: Kinds of :class:`Slider`: a range over ordered numbers, or buttons for
+#: named choices (a layout, a schedule, a kind of matrix).
+KINDS = ("range", "choice")
 
 #: The most frames one explorer may have: the product of its sliders' option
 #: counts. A new slider multiplies it, and every frame is a file of the site.
@@ -87,6 +91,21 @@ class Slider:
     label: str
     labels: tuple[str, ...]
     index: int
+    #: "range" (ordered numbers) or "choice" (named options, shown as buttons).
+    kind: str = "range"
+    #: How the options are spaced, shown under a range ("×2 per step",
+    #: "uneven steps"); empty for none.
+    scale: str = ""
+    #: Offer a play button that steps through the options.
+    play: bool = False
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"kind must be one of {KINDS}, got {self.kind!r}")
+        if not 0 <= self.index < len(self.labels):
+            raise ValueError(
+                f"index must be in 0 … {len(self.labels) - 1}, got {self.index}"
+            )
 
 
 def frame_name(indices: Sequence[int]) -> str:
@@ -187,16 +206,45 @@ def _attribute(value: str) -> str:
 
 
 def _slider_html(slider: Slider) -> str:
-    """One labelled range input; its ``<output>`` shows the formatted value."""
+    """One labelled control. A range input (with its scale and, if asked for,
+    a play button) or a group of buttons; its ``<output>`` shows the value."""
     current = _attribute(slider.labels[slider.index])
+    label = f'<span class="posenc-label">{html.escape(slider.label)}</span>'
+    output = f'<output class="posenc-value">{current}</output>'
+    common = (
+        f'data-name="{_attribute(slider.name)}" '
+        f'data-labels="{_attribute(json.dumps(list(slider.labels)))}"'
+    )
+    if slider.kind == "choice":
+        buttons = "".join(
+            f'<button type="button" data-index="{index}" '
+            f'aria-pressed="{"true" if index == slider.index else "false"}">'
+            f"{html.escape(text)}</button>"
+            for index, text in enumerate(slider.labels)
+        )
+        return (
+            f'<div class="posenc-slider posenc-choice">{label}'
+            f'<span class="posenc-buttons" role="group" '
+            f'aria-label="{_attribute(slider.label)}" data-kind="choice" '
+            f'data-index="{slider.index}" {common}>{buttons}</span>{output}</div>'
+        )
+    play = (
+        f'<button type="button" class="posenc-play" '
+        f'aria-label="play {_attribute(slider.label)}">▶</button>'
+        if slider.play
+        else ""
+    )
+    scale = (
+        f'<span class="posenc-scale">{html.escape(slider.labels[0])} … '
+        f"{html.escape(slider.labels[-1])}, {html.escape(slider.scale)}</span>"
+        if slider.scale
+        else ""
+    )
     return (
-        '<label class="posenc-slider">'
-        f'<span class="posenc-label">{html.escape(slider.label)}</span>'
+        f'<label class="posenc-slider">{label}'
         f'<input type="range" min="0" max="{len(slider.labels) - 1}" step="1" '
-        f'value="{slider.index}" data-name="{_attribute(slider.name)}" '
-        f'data-labels="{_attribute(json.dumps(list(slider.labels)))}" '
-        f'aria-valuetext="{current}">'
-        f'<output class="posenc-value">{current}</output></label>'
+        f'value="{slider.index}" data-kind="range" {common} '
+        f'aria-valuetext="{current}">{output}{play}</label>{scale}'
     )
 
 
@@ -225,7 +273,9 @@ def player_html(
     controls = "".join(_slider_html(slider) for slider in sliders)
     return (
         f'<div class="posenc-explorer posenc-player" data-explorer="{name}">'
-        f'<div class="posenc-controls" hidden>{controls}</div>{image}'
+        f'<div class="posenc-controls" hidden>{controls}</div>'
+        f'<div class="posenc-stage">{image}'
+        '<span class="posenc-loading" hidden>loading …</span></div>'
         f'<p class="posenc-note posenc-note-live" hidden>{NOTE_LIVE}</p>'
         f'<p class="posenc-note posenc-note-static">{_static_note(sliders)}</p>'
         "</div>"

@@ -78,9 +78,33 @@ class Choice:
         return value
 
 
+_SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+
+
 def _power_of_ten(value: float) -> str:
+    """``10⁴`` for 10000.0 (as maths, in plain text), else ``value`` as ``g``."""
     exponent = int(round(np.log10(value)))
-    return f"10^{exponent}" if 10.0**exponent == value else f"{value:g}"
+    if 10.0**exponent != value:
+        return f"{value:g}"
+    return "10" + str(exponent).translate(_SUPERSCRIPT)
+
+
+def _kind(options: Sequence[Any]) -> str:
+    """"choice" (buttons) for named options, "range" (a slider) for numbers."""
+    return "choice" if any(isinstance(option, str) for option in options) else "range"
+
+
+def _scale(options: Sequence[Any]) -> str:
+    """How numeric ``options`` are spaced, in words ("" for named options)."""
+    if any(isinstance(option, str) for option in options) or len(options) < 3:
+        return ""
+    values = np.asarray(options, dtype=float)
+    steps = np.diff(values)
+    if np.allclose(steps, steps[0]):
+        return f"steps of {steps[0]:g}"
+    if values[0] > 0 and np.allclose(values[1:] / values[:-1], values[1] / values[0]):
+        return f"×{values[1] / values[0]:g} per step"
+    return "uneven steps"
 
 
 #: Dimensions offered by the sliders: even, from a toy size to a real model's.
@@ -110,6 +134,8 @@ class Explorer:
     """
 
     choices: ClassVar[tuple[Choice, ...]] = ()
+    #: Names of the sliders whose static player gets a play button.
+    animated: ClassVar[tuple[str, ...]] = ()
     #: What the figure shows, in words: the alt text of its static form.
     description: ClassVar[str] = ""
 
@@ -216,6 +242,9 @@ class Explorer:
                 choice.label,
                 tuple(choice.format(option) for option in choice.options),
                 choice.options.index(self.values[choice.name]),
+                kind=_kind(choice.options),
+                scale=_scale(choice.options),
+                play=choice.name in self.animated,
             )
             for choice in self.choices
         ]
@@ -335,6 +364,8 @@ class ClockExplorer(Explorer):
         d_choice(32, (4, 8, 16, 32)),
         base_choice(1e4, (10.0, 100.0, 1e3, 1e4)),
     )
+    #: Watching the hands turn as m grows is the demonstration.
+    animated = ("m",)
     columns: ClassVar[int] = 8
     spacing: ClassVar[float] = 2.7
 

@@ -137,7 +137,7 @@ class Visit:
 
 def open_page(browser, base_url: str, visit: Visit, **context_options):
     """A new page whose requests off 127.0.0.1 are blocked into ``visit``."""
-    context = browser.new_context(viewport=VIEWPORT, **context_options)
+    context = browser.new_context(**({"viewport": VIEWPORT} | context_options))
 
     def route(request_route) -> None:
         url = request_route.request.url
@@ -347,15 +347,37 @@ def test_every_page_of_the_table_of_contents_is_built(site):
     assert len(chapters) >= 3 and all((site / p).is_file() for p in chapters)
 
 
+#: A number with its chapter: "1.1" in chapter 1, "A.1" in appendix A.
+CHAPTER_NUMBER = r"(?:\d+|[A-Z])(?:\.\d+)+"
+
+
 @pytest.mark.parametrize("path", NOTEBOOK_PAGES)
 def test_figures_and_equations_are_numbered(site, path):
     page = parsed(path)
     for numbers, pattern in (
-        (page.caption_numbers, r"Fig\. [\d.]+"),
-        (page.equation_numbers, r"\([\d.]+\)"),
+        (page.caption_numbers, rf"Fig\. {CHAPTER_NUMBER}"),
+        (page.equation_numbers, rf"\({CHAPTER_NUMBER}\)"),
     ):
         assert all(re.fullmatch(pattern, n) for n in numbers.values()), numbers
         assert len(set(numbers.values())) == len(numbers), "a number used twice"
+
+
+def test_no_two_things_on_the_site_share_a_number(site):
+    """Every figure, equation, exercise and theorem is numbered with its
+    chapter, so that "Fig. 1.1" or "(1.1)" names one thing on the whole site
+    (an unnumbered appendix would get bare numbers, "Fig. 1", that read like
+    chapter 1's; _ext/appendix_numbers.py makes them "Fig. A.1")."""
+    owners: dict[str, set[tuple[str, str]]] = {}
+    for path in PAGES:
+        page = parsed(path)
+        kinds = (page.caption_numbers, page.equation_numbers, page.other_numbers)
+        for numbers in kinds:
+            for node_id, number in numbers.items():
+                owners.setdefault(number.rstrip(". "), set()).add((path, node_id))
+    assert owners, "no numbered things found"
+    bare = [n for n in owners if not re.search(CHAPTER_NUMBER, n)]
+    shared = {n: places for n, places in owners.items() if len(places) > 1}
+    assert bare == [] and shared == {}
 
 
 @pytest.mark.parametrize("path", NOTEBOOK_PAGES)
@@ -441,13 +463,7 @@ def test_every_frame_of_every_player_is_in_the_site(site, path):
 # ------------------------------------------------------------ players
 
 
-def move(page, player, slider) -> dict:
-    """Move ``slider`` one step (by keyboard); wait until its frame shows."""
-    image = player.locator("img.posenc-frame")
-    before = image.get_attribute("src")
-    value, top = int(slider.input_value()), int(slider.get_attribute("max"))
-    slider.focus()
-    page.keyboard.press("ArrowLeft" if value == top else "ArrowRight")
+def wait_for_new_frame(image, before: str) -> None:
     image.evaluate(
         """(img, before) => new Promise((done, fail) => {
           const ready = () => img.src !== before && img.complete && img.naturalWidth;
@@ -457,6 +473,24 @@ def move(page, player, slider) -> dict:
         })""",
         before,
     )
+
+
+def frame_indices(player) -> str:
+    """The frame name the controls of ``player`` ask for: ``2_0_1``."""
+    return player.evaluate(
+        """p => [...p.querySelectorAll("[data-kind]")].map(c =>
+          c.dataset.kind === "choice" ? c.dataset.index : c.value).join("_")"""
+    )
+
+
+def move(page, player, slider) -> dict:
+    """Move ``slider`` one step (by keyboard); wait until its frame shows."""
+    image = player.locator("img.posenc-frame")
+    before = image.get_attribute("src")
+    value, top = int(slider.input_value()), int(slider.get_attribute("max"))
+    slider.focus()
+    page.keyboard.press("ArrowLeft" if value == top else "ArrowRight")
+    wait_for_new_frame(image, before)
     labels = json.loads(slider.get_attribute("data-labels"))
     moved = int(slider.input_value())
     output = slider.evaluate("s => s.parentElement.querySelector('output').textContent")
@@ -481,18 +515,74 @@ def test_moving_a_slider_shows_its_precomputed_frame(browser, base_url, path):
             screenshot(player, path, "__player_before")
         sliders = player.locator("input[type=range]")
         assert sliders.count() >= 1 and sliders.first.is_visible()
+        name = player.get_attribute("data-explorer")
         for j in range(sliders.count()):
             step = move(page, player, sliders.nth(j))
             assert step["to"] == step["from"] + (1 if step["to"] > step["from"] else -1)
-            indices = [sliders.nth(i).input_value() for i in range(sliders.count())]
-            name = player.get_attribute("data-explorer")
-            expected = f"_static/explorers/{name}/{'_'.join(indices)}.png"
+            expected = f"_static/explorers/{name}/{frame_indices(player)}.png"
             assert urlsplit(step["src"]).path == "/" + expected
             assert step["output"] == step["label"]
+        for group in player.locator('[data-kind="choice"]').all():
+            image = player.locator("img.posenc-frame")
+            before = image.get_attribute("src")
+            group.locator('button[aria-pressed="false"]').first.click()
+            wait_for_new_frame(image, before)
+            expected = f"_static/explorers/{name}/{frame_indices(player)}.png"
+            assert urlsplit(image.evaluate("img => img.src")).path == "/" + expected
         if k == 0:
             screenshot(player, path, "__player_after")
     page.wait_for_load_state("networkidle")
     assert visit.outside == [] and visit.errors == []
+    page.context.close()
+
+
+@pytest.mark.parametrize("path", PLAYER_PAGES)
+def test_captions_name_the_values_shown(browser, base_url, path):
+    """A player's caption says which values its figure shows, and follows a
+    slider: it never names values the figure no longer shows."""
+    visit = Visit()
+    page = open_page(browser, base_url, visit)
+    load(page, base_url + path)
+    for player in page.locator("figure .posenc-player").all():
+        player.scroll_into_view_if_needed()
+        caption = player.locator("xpath=ancestor::figure[1]//figcaption")
+        shown = caption.locator(".posenc-caption-values")
+        before = shown.inner_text().strip()
+        assert before.startswith("Shown:")
+        slider = player.locator("input[type=range]").first
+        step = move(page, player, slider)
+        after = shown.inner_text().strip()
+        assert after != before and f"= {step['label']}" in after
+    assert visit.errors == []
+    page.context.close()
+
+
+#: JavaScript: each shown image's displayed aspect ratio over its natural one.
+ASPECTS = """() => [...document.querySelectorAll("article img")]
+  .filter(img => img.naturalWidth > 0 && img.offsetWidth > 0)
+  .map(img => ({
+    image: (img.currentSrc || img.src).slice(-50),
+    ratio: (img.offsetWidth / img.offsetHeight)
+      / (img.naturalWidth / img.naturalHeight),
+  }))"""
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_figures_keep_their_aspect_ratio(browser, base_url, path):
+    """No figure or player frame is squeezed: shown at its natural aspect
+    ratio within 2 %, on a desktop (1280 px) and on a phone (390 px)."""
+    visit = Visit()
+    page = open_page(browser, base_url, visit)
+    load(page, base_url + path)
+    page.evaluate(
+        """() => Promise.all([...document.images].map(img => img.complete ? 0 :
+          new Promise(done => { img.onload = img.onerror = done; })))"""
+    )
+    for width in (1280, 390):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.wait_for_timeout(100)
+        squeezed = [a for a in page.evaluate(ASPECTS) if abs(a["ratio"] - 1) > 0.02]
+        assert squeezed == [], f"at {width} px"
     page.context.close()
 
 

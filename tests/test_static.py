@@ -124,26 +124,68 @@ def test_player_names_its_explorer_class(page):
     assert player.attrs["data-explorer"] == "EncodingExplorer"
 
 
-def test_one_labelled_slider_per_choice(explorer, page):
-    sliders = page.find("label", "posenc-slider")
-    assert len(sliders) == len(explorer.choices)
-    inputs = page.find("input")
-    for choice, slider, field in zip(explorer.choices, sliders, inputs, strict=True):
+def controls(page: Collector) -> list[Element]:
+    """The controls: range inputs and button groups, in order."""
+    return [e for e in page.elements if e.attrs.get("data-kind")]
+
+
+def test_one_labelled_control_per_choice(explorer, page):
+    found = controls(page)
+    assert len(found) == len(explorer.choices)
+    labels = page.find("span", "posenc-label")
+    for choice, control, label in zip(explorer.choices, found, labels, strict=True):
         index = choice.options.index(choice.default)
-        assert slider.text.startswith(choice.label)
-        assert field.attrs["type"] == "range"
-        assert field.attrs["data-name"] == choice.name
-        assert (field.attrs["min"], field.attrs["step"]) == ("0", "1")
-        assert field.attrs["max"] == str(len(choice.options) - 1)
-        assert field.attrs["value"] == str(index)
-        labels = [choice.format(option) for option in choice.options]
-        assert json.loads(field.attrs["data-labels"]) == labels
-        assert field.attrs["aria-valuetext"] == labels[index]
+        assert label.text == choice.label
+        assert control.attrs["data-name"] == choice.name
+        names = [choice.format(option) for option in choice.options]
+        assert json.loads(control.attrs["data-labels"]) == names
+        if control.tag == "input":
+            assert control.attrs["type"] == "range"
+            assert (control.attrs["min"], control.attrs["step"]) == ("0", "1")
+            assert control.attrs["max"] == str(len(choice.options) - 1)
+            assert control.attrs["value"] == str(index)
+            assert control.attrs["aria-valuetext"] == names[index]
+        else:
+            assert control.attrs["data-index"] == str(index)
+
+
+def test_numbers_are_ranges_and_named_options_are_buttons(page):
+    kinds = [control.attrs["data-kind"] for control in controls(page)]
+    assert kinds == ["range", "range", "choice"]
+    buttons = page.find("button")
+    assert [b.text for b in buttons] == ["interleaved", "halves"]
+    assert [b.attrs["aria-pressed"] for b in buttons] == ["true", "false"]
 
 
 def test_sliders_show_formatted_values(page):
     values = [output.text for output in page.find("output", "posenc-value")]
-    assert values == ["64", "10^4", "interleaved"]
+    assert values == ["64", "10⁴", "interleaved"]
+
+
+def test_ranges_say_how_their_steps_are_spaced():
+    page = parse(widgets.ClockExplorer())
+    scales = [span.text for span in page.find("span", "posenc-scale")]
+    assert scales == [
+        "0 … 500, uneven steps",
+        "4 … 32, ×2 per step",
+        "10¹ … 10⁴, ×10 per step",
+    ]
+
+
+def test_only_animated_sliders_get_a_play_button(page):
+    assert not page.find("button", "posenc-play")
+    (play,) = parse(widgets.ClockExplorer()).find("button", "posenc-play")
+    assert play.attrs["aria-label"] == "play position m"
+
+
+@pytest.mark.parametrize(
+    "changes, message",
+    [({"kind": "slider"}, "kind"), ({"index": 3}, "index"), ({"index": -1}, "index")],
+)
+def test_a_slider_description_is_checked(changes, message):
+    fields = {"name": "d", "label": "d", "labels": ("4", "8", "16"), "index": 0}
+    with pytest.raises(ValueError, match=message):
+        static.Slider(**(fields | changes))
 
 
 def test_controls_and_their_note_are_hidden_until_the_script_runs(page):
@@ -153,15 +195,18 @@ def test_controls_and_their_note_are_hidden_until_the_script_runs(page):
     assert "hidden" in controls.attrs and "hidden" in live.attrs
     assert "hidden" not in fallback.attrs
     assert live.text == static.NOTE_LIVE
-    assert "precomputed when the book was built" in live.text
-    assert "d = 64, base = 10^4, layout = interleaved" in fallback.text
+    assert "computed when the book was built" in live.text
+    assert "d = 64, base = 10⁴, layout = interleaved" in fallback.text
 
 
 def test_player_starts_at_the_explorers_current_values():
     explorer = widgets.EncodingExplorer()
     explorer.update(d=16, layout="halves")
     page = parse(explorer)
-    values = [field.attrs["value"] for field in page.find("input")]
+    values = [
+        control.attrs.get("value", control.attrs.get("data-index"))
+        for control in controls(page)
+    ]
     assert values == ["2", "3", "1"]
     assert inline_png(page.find("img")[0]) == explorer.png()
     assert "d = 16" in page.find("p", "posenc-note-static")[0].text
