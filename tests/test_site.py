@@ -313,6 +313,44 @@ NOTEBOOK_PAGES = [
 ]
 
 
+class VisibleText(HTMLParser):
+    """The text of a page outside maths, code and scripts, the <title> too."""
+
+    SKIPPED = ("script", "style", "code", "pre", "textarea")
+    VOID = ("br", "img", "meta", "link", "input", "hr", "source", "wbr")
+
+    def __init__(self, source: str) -> None:
+        super().__init__()
+        self.skipping: list[bool] = []
+        self.parts: list[str] = []
+        self.feed(source)
+        self.close()
+
+    def handle_starttag(self, tag, attrs):
+        if tag in self.VOID:
+            return
+        classes = (dict(attrs).get("class") or "").split()
+        self.skipping.append(tag in self.SKIPPED or "math" in classes)
+
+    def handle_endtag(self, tag):
+        if tag not in self.VOID and self.skipping:
+            self.skipping.pop()
+
+    def handle_data(self, data):
+        if not any(self.skipping):
+            self.parts.append(data)
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_no_tex_source_shows_outside_the_maths(site, path):
+    """TeX shows only where MathJax typesets it: not in the tab's title, the
+    print heading, link texts or prose (a title with maths is written as
+    Unicode there: _ext/plain_titles.py)."""
+    text = " ".join(VisibleText((site / path).read_text()).parts)
+    commands = sorted(set(re.findall(r"\\(?:[A-Za-z]+|[(),;!\[\]])", text)))
+    assert commands == []
+
+
 @pytest.mark.parametrize("path", PAGES)
 def test_page_asks_no_other_host_for_anything(site, path):
     """No script, style, font or picture is referenced off the site (the
