@@ -90,7 +90,7 @@ def _power_of_ten(value: float) -> str:
 
 
 def _kind(options: Sequence[Any]) -> str:
-    """"choice" (buttons) for named options, "range" (a slider) for numbers."""
+    """Buttons ("choice") for named options, a slider ("range") for numbers."""
     return "choice" if any(isinstance(option, str) for option in options) else "range"
 
 
