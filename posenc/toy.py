@@ -14,9 +14,16 @@ from collections.abc import Callable
 import numpy as np
 from numpy.typing import NDArray
 
-from .validate import check_dimension
+from .validate import check_dimension, check_square_matrix
 
-__all__ = ["pooled_attention_model", "gradient", "hessian", "cross_block"]
+__all__ = [
+    "pooled_attention_model",
+    "gradient",
+    "hessian",
+    "cross_block",
+    "mixed_block",
+    "cross_leakage",
+]
 
 
 def pooled_attention_model(d: int, seed: int = 0) -> Callable[[NDArray], float]:
@@ -90,3 +97,67 @@ def hessian(f: Callable[[NDArray], float], x: NDArray, step: float = 1e-4) -> ND
 def cross_block(full_hessian: NDArray, m: int, n: int, d: int) -> NDArray:
     """The d x d block H = d^2 f / dx_m dx_n of a Hessian over (tokens x d) inputs."""
     return full_hessian[m * d : (m + 1) * d, n * d : (n + 1) * d]
+
+
+def mixed_block(
+    f: Callable[[NDArray], float], x: NDArray, m: int, n: int, step: float = 1e-3
+) -> NDArray:
+    r"""The d x d block :math:`\partial^2 f / \partial x_m \partial x_n` at ``x``.
+
+    ``x`` has shape (tokens, d). Entry (a, b) is the central difference
+
+    .. math:: \frac{f(x + h e_{ma} + h e_{nb}) - f(x + h e_{ma} - h e_{nb})
+              - f(x - h e_{ma} + h e_{nb}) + f(x - h e_{ma} - h e_{nb})}{4h^2}
+
+    with :math:`h` = ``step``: :math:`4d^2` evaluations of ``f``, instead of
+    the whole Hessian of :func:`hessian`. For ``m != n`` its error is
+    O(h^2) plus rounding O(eps / h^2). Used in the chapter "The assumptions,
+    revisited".
+    """
+    x = np.asarray(x, dtype=float)
+    d = x.shape[1]
+    block = np.empty((d, d))
+    for a in range(d):
+        for b in range(d):
+
+            def moved(sign_a: float, sign_b: float, a: int = a, b: int = b) -> float:
+                y = x.copy()
+                y[m, a] += sign_a * step
+                y[n, b] += sign_b * step
+                return f(y)
+
+            block[a, b] = (
+                moved(1, 1) - moved(1, -1) - moved(-1, 1) + moved(-1, -1)
+            ) / (4 * step * step)
+    return block
+
+
+def cross_leakage(c: NDArray) -> float:
+    r"""The offset leakage of a square matrix over its entries with m != n.
+
+    Like :func:`posenc.offset_leakage`, with the main diagonal left out of
+    both sums: with :math:`\bar C(\Delta)` the mean of :math:`C` along the
+    diagonal :math:`m - n = \Delta \ne 0` and :math:`\bar C` the mean of all
+    entries off the main diagonal,
+
+    .. math:: \frac{\sum_{m \ne n} (C_{mn} - \bar C(m - n))^2}
+                    {\sum_{m \ne n} (C_{mn} - \bar C)^2}.
+
+    The main diagonal holds the terms :math:`p_m^\top H_{mm} p_m` of one
+    position, not cross terms. Used in the chapter "The assumptions,
+    revisited".
+    """
+    c = check_square_matrix(c, "c")
+    size = c.shape[0]
+    if size < 2:
+        raise ValueError("c must have at least two rows for entries with m != n")
+    offsets = np.subtract.outer(np.arange(size), np.arange(size))
+    cross = offsets != 0
+    values, classes = c[cross], offsets[cross] + size - 1
+    sums = np.bincount(classes, weights=values, minlength=2 * size - 1)
+    counts = np.bincount(classes, minlength=2 * size - 1)
+    along_offset = sums[classes] / counts[classes]
+    total = np.sum((values - values.mean()) ** 2)
+    if total == 0:
+        return 0.0
+    return float(np.sum((values - along_offset) ** 2) / total)

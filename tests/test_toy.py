@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import posenc
 from posenc import toy
 
 
@@ -40,3 +41,50 @@ def test_model_is_blind_to_order_and_seeded():
 def test_model_rejects_an_odd_dimension():
     with pytest.raises(ValueError, match="^d must be a positive even integer"):
         toy.pooled_attention_model(7)
+
+
+def test_mixed_block_is_the_block_of_the_hessian():
+    x = np.random.default_rng(1).normal(size=(3, 2))
+    full = toy.hessian(cubic, x)
+    for m, n in [(0, 1), (2, 0), (1, 1)]:
+        np.testing.assert_allclose(
+            toy.mixed_block(cubic, x, m, n), toy.cross_block(full, m, n, 2), atol=1e-5
+        )
+
+
+def test_mixed_blocks_of_identical_tokens_are_equal_and_symmetric():
+    f = toy.pooled_attention_model(4, seed=1)
+    same = np.tile(np.random.default_rng(2).normal(size=4), (5, 1))
+    block = toy.mixed_block(f, same, 0, 1)
+    scale = np.abs(block).max()
+    assert np.abs(toy.mixed_block(f, same, 4, 2) - block).max() < 1e-4 * scale
+    assert np.abs(block - block.T).max() < 1e-4 * scale
+    assert np.abs(toy.mixed_block(f, same, 3, 3) - block).max() > 1e-2 * scale
+
+
+def test_cross_leakage_ignores_the_main_diagonal():
+    size = 7
+    offsets = np.subtract.outer(np.arange(size), np.arange(size))
+    toeplitz = np.cos(0.7 * offsets) + 0.1 * offsets
+    spoiled = toeplitz + np.diag(np.arange(size) ** 2.0)
+    assert toy.cross_leakage(spoiled) < 1e-25
+    assert posenc.offset_leakage(spoiled) > 0.1
+    absolute = np.add.outer(np.arange(size), np.arange(size)) ** 2.0
+    assert toy.cross_leakage(absolute) > 0.5
+
+
+def test_cross_leakage_is_the_share_left_by_the_offset_means():
+    c = np.random.default_rng(3).normal(size=(5, 5))
+    cross = ~np.eye(5, dtype=bool)
+    offsets = np.subtract.outer(np.arange(5), np.arange(5))
+    residual = [
+        c[cross & (offsets == delta)] - c[cross & (offsets == delta)].mean()
+        for delta in range(-4, 5)
+        if delta != 0
+    ]
+    expected = np.sum(np.concatenate(residual) ** 2) / np.sum(
+        (c[cross] - c[cross].mean()) ** 2
+    )
+    assert toy.cross_leakage(c) == pytest.approx(expected, rel=1e-12)
+    with pytest.raises(ValueError, match="at least two rows"):
+        toy.cross_leakage([[1.0]])
