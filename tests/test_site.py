@@ -33,6 +33,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 
+import chapter_notebooks  # noqa: E402  (scripts/chapter_notebooks.py)
 import sitetools  # noqa: E402  (scripts/sitetools.py)
 
 SITE = sitetools.site_dir()
@@ -308,9 +309,9 @@ def resolve(page: str, href: str) -> tuple[str, str] | None:
 
 
 PLAYER_PAGES = [p for p in PAGES if BUILT and parsed(p).players]
-NOTEBOOK_PAGES = [
-    p for p in PAGES if (ROOT / p).with_suffix(".ipynb").exists() and p != "(no site)"
-]
+#: Pages of the chapters (MyST Markdown notebooks, book/<name>.md).
+CHAPTER_PAGES = {f"book/{path.stem}.html" for path in chapter_notebooks.chapters()}
+NOTEBOOK_PAGES = [p for p in PAGES if p in CHAPTER_PAGES]
 
 
 class VisibleText(HTMLParser):
@@ -464,7 +465,7 @@ def test_notebook_page_offers_its_notebook(site, path):
     downloads = [
         resolve(path, href)[0]
         for href, classes in parsed(path).links
-        if "btn-download-source-button" in classes
+        if classes & {"btn-download-source-button", "btn-download-notebook-button"}
     ]
     notebooks = [d for d in downloads if d.endswith(".ipynb")]
     assert notebooks, "no .ipynb download"
@@ -720,3 +721,8 @@ def test_search_finds_a_word(browser, base_url, site):
     assert target is not None and (site / target[0]).is_file()
     assert visit.outside == [] and visit.errors == []
     page.context.close()
+
+
+def test_every_chapter_page_is_checked_as_a_chapter(site):
+    """The chapter checks (numbering, downloads) run over every chapter."""
+    assert len(NOTEBOOK_PAGES) == len(CHAPTER_PAGES) >= 12
