@@ -46,6 +46,12 @@ __all__ = [
     "log_law",
     "integral_envelope",
     "aliasing_offset",
+    "alias_threshold",
+    "alias_error",
+    "alias_error_below",
+    "harmonic",
+    "alias_count",
+    "rms_law",
     "DECAY_SCHEDULES",
     "schedule_frequencies",
     "schedule_integral",
@@ -208,7 +214,7 @@ def decay_integral(x: ArrayLike, base: float = 10000.0) -> NDArray[np.float64]:
     integral. The second form, with :func:`cin`, has no singularity at
     :math:`x = 0`, where :math:`I = 1`. Even in ``x``; accurate to about
     ``1e-14`` absolute for :math:`|x|` up to ``1e7`` and beyond. Derived in the
-    chapter "Why base^(-2i/d): long-range decay".
+    chapter "Why base^(-2i/d): the inner product decays".
     """
     base = check_base(base)
     x = np.abs(check_finite(x, "x"))
@@ -216,7 +222,8 @@ def decay_integral(x: ArrayLike, base: float = 10000.0) -> NDArray[np.float64]:
 
 
 #: The first positive zero of the cosine integral Ci (DLMF 6.13). The decay
-#: integral first crosses zero near CI_FIRST_ZERO * base, for large bases.
+#: integral first crosses zero within 1.23 positions of CI_FIRST_ZERO * base
+#: for bases 1e2 to 1e6 (not for small bases: 4.91, not 6.17, at base 10).
 CI_FIRST_ZERO = 0.6165054856207163
 
 
@@ -225,9 +232,10 @@ def log_law(delta: ArrayLike, base: float = 10000.0) -> NDArray[np.float64]:
 
     .. math:: I(\Delta) \approx 1 - \frac{\ln|\Delta| + \gamma}{\ln \mathrm{base}}
 
-    with Euler's constant :math:`\gamma`. Its error is at most
+    with Euler's constant :math:`\gamma`: the fraction of the frequencies
+    below :math:`e^{-\gamma}/|\Delta|`. Its error is at most
     :math:`(1/|\Delta| + (\Delta/\mathrm{base})^2/4)/\ln\mathrm{base}`. Derived
-    in the chapter "Why base^(-2i/d): long-range decay".
+    in the chapter "Why base^(-2i/d): the inner product decays".
     """
     base = check_base(base)
     delta = np.abs(check_finite(delta, "delta"))
@@ -241,9 +249,10 @@ def integral_envelope(delta: ArrayLike, base: float = 10000.0) -> NDArray[np.flo
 
     .. math:: |I(\Delta)| \le \frac{1 + \mathrm{base}}{|\Delta| \ln \mathrm{base}},
 
-    from :math:`|\mathrm{Ci}(z)| \le 1/z` for :math:`z > 0`. It is sharp for
-    :math:`|\Delta| \gg \mathrm{base}`. Derived in the chapter "Why
-    base^(-2i/d): long-range decay".
+    from :math:`|\mathrm{Ci}(z)| < 1/z` for :math:`z > 0`: never attained,
+    only approached for :math:`|\Delta| \gg \mathrm{base}`, and above 1 (so
+    empty) for :math:`|\Delta| < (1 + \mathrm{base})/\ln\mathrm{base}`.
+    Derived in the chapter "Why base^(-2i/d): the inner product decays".
     """
     base = check_base(base)
     delta = np.abs(check_finite(delta, "delta"))
@@ -253,26 +262,144 @@ def integral_envelope(delta: ArrayLike, base: float = 10000.0) -> NDArray[np.flo
 
 
 def aliasing_offset(d: int, base: float = 10000.0) -> float:
-    r"""The offset :math:`\Delta^*` beyond which the sum aliases.
+    r"""The Nyquist offset :math:`\Delta^*`: half the sum's alias threshold.
 
     .. math::
         \Delta^* = \frac{\pi}{1 - \mathrm{base}^{-2/d}}
         \approx \frac{\pi d}{2\ln\mathrm{base}}
 
-    is where the fastest pair's angle advances by :math:`\pi` between two
-    consecutive samples :math:`t_i, t_{i+1}` of the Riemann sum (the Nyquist
-    limit). Below it, :func:`inner_product` / (d/2) follows
-    :func:`decay_integral` to within :math:`2/d`. Derived in the chapter
-    "Why base^(-2i/d): long-range decay".
+    is where the angles :math:`\Delta\theta_0, \Delta\theta_1` of the two
+    fastest pairs differ by :math:`\pi` (the sampling theorem's Nyquist
+    limit). The sum :func:`inner_product` / (d/2) does *not* leave
+    :func:`decay_integral` there: it leaves near :math:`2\Delta^*`, where
+    that difference reaches :math:`2\pi` (:func:`alias_threshold`). Derived
+    in the chapter "Finite d".
     """
     d = check_dimension(d)
     base = check_base(base)
     return math.pi / (1.0 - base ** (-2.0 / d))
 
 
-#: Frequency schedules theta_t on t in [0, 1] whose decay integrals the
-#: chapter on long-range decay compares (after Su, 2021). "exponential" is the
-#: paper's base^(-t). (The schedules of real code bases, by code base, are
+def alias_threshold(d: int, base: float = 10000.0) -> float:
+    r"""The offset :math:`\Delta_1` at which the sum starts to leave the integral.
+
+    .. math:: \Delta_1 = \frac{\pi d}{\ln\mathrm{base}}
+
+    By Poisson summation, :func:`inner_product` / (d/2) minus
+    :func:`decay_integral` is an endpoint term plus alias integrals; alias
+    :math:`\nu` has a stationary point exactly for
+    :math:`\nu\Delta_1 \le |\Delta| \le \nu\,\mathrm{base}\,\Delta_1`. Equals
+    :math:`2\Delta^*` (:func:`aliasing_offset`) up to about :math:`\pi`, less
+    than the width :math:`\sqrt{\Delta_1}` of the transition. Derived in the
+    chapter "Finite d".
+    """
+    d = check_dimension(d)
+    base = check_base(base)
+    return math.pi * d / math.log(base)
+
+
+def alias_error(delta: ArrayLike, d: int, base: float = 10000.0) -> NDArray[np.float64]:
+    r"""What the aliases add to the normalised sum: the error after the endpoint term.
+
+    .. math:: E(\Delta) = \frac{g(\Delta)}{d/2} - I(\Delta)
+        - \frac{\cos\Delta - \cos(\Delta/\mathrm{base})}{d}
+
+    with :math:`g` = :func:`inner_product` and :math:`I` =
+    :func:`decay_integral`. The last term is the exact endpoint term
+    :math:`(f(0) - f(1))/(2N)` of the left Riemann sum of
+    :math:`f(\tau) = \cos(\Delta\,\mathrm{base}^{-\tau})`, :math:`N = d/2`.
+    Derived in the chapter "Finite d".
+    """
+    delta = check_finite(delta, "delta")
+    base = check_base(base)
+    return (
+        inner_product(delta, d, base) / (d / 2)
+        - decay_integral(delta, base)
+        - (np.cos(delta) - np.cos(delta / base)) / d
+    )
+
+
+def alias_error_below(
+    delta: ArrayLike, d: int, base: float = 10000.0
+) -> NDArray[np.float64]:
+    r"""The leading term of :func:`alias_error` below the alias threshold.
+
+    .. math:: E(\Delta) \approx \frac{\sin\Delta}{d}
+        \Big(\cot \pi r - \frac{1}{\pi r}\Big),
+        \qquad r = \frac{|\Delta|}{\Delta_1} < 1,
+
+    with :math:`\Delta_1` = :func:`alias_threshold` (the sum of the
+    non-stationary alias integrals near the fast end). Its power series in
+    :math:`r` is the Euler-Maclaurin series, which diverges at :math:`r = 1`.
+    Raises ``ValueError`` for :math:`|\Delta| \ge \Delta_1`. Derived in the
+    chapter "Finite d".
+    """
+    delta = check_finite(delta, "delta")
+    r = np.abs(delta) / alias_threshold(d, base)
+    if np.any(r >= 1):
+        raise ValueError("delta must be below the alias threshold pi d / ln base")
+    x = np.pi * r
+    safe = np.where(x < 1e-3, 1.0, x)
+    # cot x - 1/x cancels for small x; its series -x/3 - x^3/45 - 2x^5/945
+    # has relative error below 1e-13 for x < 1e-3.
+    cotangent = np.where(
+        x < 1e-3, -x / 3 - x**3 / 45 - 2 * x**5 / 945, 1 / np.tan(safe) - 1 / safe
+    )
+    return np.sin(delta) * cotangent / d
+
+
+def harmonic(k: ArrayLike) -> NDArray[np.float64]:
+    r"""The harmonic numbers :math:`\mathcal H_k = 1 + 1/2 + \dots + 1/k`.
+
+    :math:`\mathcal H_0 = 0`. For integers ``k >= 0``, as
+    :math:`\psi(k + 1) + \gamma` (digamma).
+    """
+    k = check_finite(k, "k")
+    if np.any((k < 0) | (k != np.round(k))):
+        raise ValueError("k must be integers >= 0")
+    return special.digamma(k + 1) + np.euler_gamma
+
+
+def alias_count(delta: ArrayLike, d: int, base: float = 10000.0) -> NDArray[np.float64]:
+    r"""The sum of :math:`1/\nu` over the aliases :math:`\nu` stationary at ``delta``.
+
+    .. math:: A(\Delta) = \sum_{\nu\,:\;\nu\Delta_1 \le |\Delta| \le
+        \nu\,\mathrm{base}\,\Delta_1} \frac1\nu
+        = \mathcal H_{\lfloor r\rfloor} - \mathcal H_{\lceil r/\mathrm{base}\rceil - 1},
+        \qquad r = |\Delta|/\Delta_1.
+
+    It is :math:`\mathcal H_{\lfloor r\rfloor}` while :math:`r \le \mathrm{base}`, and
+    tends to :math:`\ln\mathrm{base}` as :math:`r \to \infty`. Derived in the
+    chapter "Finite d".
+    """
+    delta = check_finite(delta, "delta")
+    base = check_base(base)
+    r = np.abs(delta) / alias_threshold(d, base)
+    return harmonic(np.floor(r)) - harmonic(np.maximum(np.ceil(r / base) - 1, 0))
+
+
+def rms_law(delta: ArrayLike, d: int, base: float = 10000.0) -> NDArray[np.float64]:
+    r"""The predicted root mean square of :func:`alias_error` near ``delta``.
+
+    .. math:: \mathrm{rms}\,E \approx
+        \sqrt{\frac{A(\Delta)}{d\,\ln\mathrm{base}}}
+
+    with :math:`A` = :func:`alias_count`: each stationary alias :math:`\nu`
+    adds a term of amplitude :math:`(\nu N\ln\mathrm{base})^{-1/2}` whose phase
+    drifts at its own rate, so their squares add (mean square of a cosine:
+    1/2). Zero below the threshold; :math:`\sqrt{\mathcal H_{\lfloor r\rfloor}
+    /(d\ln\mathrm{base})}`, :math:`r = |\Delta|/\Delta_1`, while :math:`r \le
+    \mathrm{base}`; :math:`1/\sqrt d` far out. A mean square over a window of
+    offsets is compared with the window mean of the square of this. Derived
+    in the chapter "Finite d".
+    """
+    count = alias_count(delta, d, base)
+    return np.sqrt(count / (d * math.log(base)))
+
+
+#: Frequency schedules theta(tau) on tau in [0, 1] whose decay integrals the
+#: chapter "Why base^(-2i/d)" compares (after Su, 2021). "exponential" is the
+#: paper's base^(-tau). (The schedules of real code bases, by code base, are
 #: :data:`posenc.codebases.CODEBASE_SCHEDULES`.)
 DECAY_SCHEDULES = ("exponential", "linear", "square", "sqrt")
 
@@ -280,12 +407,13 @@ DECAY_SCHEDULES = ("exponential", "linear", "square", "sqrt")
 def schedule_frequencies(
     d: int, schedule: str = "exponential", base: float = 10000.0
 ) -> NDArray[np.float64]:
-    r"""Frequencies :math:`\theta_{t_i}` at :math:`t_i = 2i/d` for a schedule.
+    r"""Frequencies :math:`\theta(\tau_i)` at :math:`\tau_i = 2i/d` for a schedule.
 
-    ``"exponential"``: :math:`\mathrm{base}^{-t}` (the paper's, identical to
-    :func:`frequencies`); ``"linear"``: :math:`t`; ``"square"``: :math:`t^2`;
-    ``"sqrt"``: :math:`\sqrt t`. ``base`` is used by the exponential schedule
-    only. Derived in the chapter "Why base^(-2i/d): long-range decay".
+    ``"exponential"``: :math:`\mathrm{base}^{-\tau}` (the paper's, identical
+    to :func:`frequencies`); ``"linear"``: :math:`\tau`; ``"square"``:
+    :math:`\tau^2`; ``"sqrt"``: :math:`\sqrt\tau`. ``base`` is used by the
+    exponential schedule only. Derived in the chapter "Why base^(-2i/d): the
+    inner product decays".
     """
     d = check_dimension(d)
     schedule = check_choice(schedule, "schedule", DECAY_SCHEDULES)
@@ -298,18 +426,18 @@ def schedule_frequencies(
 def schedule_integral(
     x: ArrayLike, schedule: str = "exponential", base: float = 10000.0
 ) -> NDArray[np.float64]:
-    r"""Exactly :math:`\int_0^1 \cos(x\,\theta_t)\,dt` for a schedule.
+    r"""Exactly :math:`\int_0^1 \cos(x\,\theta(\tau))\,d\tau` for a schedule.
 
-    * ``"exponential"``, :math:`\theta_t = \mathrm{base}^{-t}`: :func:`decay_integral`;
-    * ``"linear"``, :math:`\theta_t = t`: :math:`\sin x / x`;
-    * ``"square"``, :math:`\theta_t = t^2`:
+    * ``"exponential"``, :math:`\theta = \mathrm{base}^{-\tau}`: :func:`decay_integral`;
+    * ``"linear"``, :math:`\theta = \tau`: :math:`\sin x / x`;
+    * ``"square"``, :math:`\theta = \tau^2`:
       :math:`\sqrt{\pi/(2x)}\;C\big(\sqrt{2x/\pi}\big)` with the Fresnel
       integral :math:`C(z) = \int_0^z \cos(\pi s^2/2)\,ds`;
-    * ``"sqrt"``, :math:`\theta_t = \sqrt t`:
+    * ``"sqrt"``, :math:`\theta = \sqrt\tau`:
       :math:`2\big(\sin x/x + (\cos x - 1)/x^2\big)`.
 
     All are even in ``x`` and equal 1 at ``x = 0``. Derived in the chapter
-    "Why base^(-2i/d): long-range decay".
+    "Why base^(-2i/d): the inner product decays".
     """
     schedule = check_choice(schedule, "schedule", DECAY_SCHEDULES)
     if schedule == "exponential":
@@ -332,18 +460,21 @@ def schedule_integral(
 
 
 def shift_matrix(k: float, d: int, base: float = 10000.0) -> NDArray[np.float64]:
-    r"""The matrix :math:`T(k)` with ``encoding(t + k) = T(k) @ encoding(t)``.
+    r"""The matrix :math:`T(\ell)` with ``encoding(t + k) = T(k) @ encoding(t)``.
 
-    For the interleaved layout, with pairs :math:`(\sin t\theta_i, \cos t\theta_i)`,
-    :math:`T(k)` is block diagonal with blocks
+    ``k`` is the shift :math:`\ell` of the book (which keeps :math:`k` for
+    keys). For the interleaved layout, with pairs
+    :math:`(\sin t\theta_i, \cos t\theta_i)`, :math:`T(\ell)` is block
+    diagonal with blocks
 
     .. math::
-        \begin{pmatrix}\cos k\theta_i & \sin k\theta_i\\
-                       -\sin k\theta_i & \cos k\theta_i\end{pmatrix},
+        \begin{pmatrix}\cos \ell\theta_i & \sin \ell\theta_i\\
+                       -\sin \ell\theta_i & \cos \ell\theta_i\end{pmatrix},
 
     the *transpose* of the usual counter-clockwise rotation, because sine comes
-    first in each pair. It does not depend on ``t``. Derived in the chapter
-    "A shift is a rotation".
+    first in each pair. It does not depend on ``t``, it is orthogonal, and
+    :math:`T(\ell)\,T(\ell') = T(\ell + \ell')`. Derived in the chapter
+    "a shift is a rotation".
     """
     theta = frequencies(d, base)
     k = check_scalar(k, "k")

@@ -15,28 +15,33 @@ from scipy.linalg import block_diag
 
 from .core import (
     CI_FIRST_ZERO,
-    aliasing_offset,
+    alias_count,
+    alias_error,
+    alias_threshold,
     cross_terms,
     decay_integral,
+    encoding,
     frequencies,
-    inner_product,
     integral_envelope,
     log_law,
     offset_leakage,
+    rms_law,
     rope_bound,
     rotate,
     schedule_integral,
 )
+from .toy import cross_leakage
 from .validate import check_choice, check_count, check_dimension, check_scalar
 
 __all__ = [
     "PERTURBATIONS",
     "perturbation",
     "leakage_curves",
+    "leakage_baselines",
     "decay_regimes",
     "SCHEDULE_CASES",
     "schedule_integrals",
-    "decay_floor",
+    "alias_rms",
     "aliasing_error",
     "rope_scores",
     "score_scaling",
@@ -98,7 +103,42 @@ def leakage_curves(
     return curves
 
 
-# ------------------------------------------------ chapter "long-range decay"
+# ------------------------------------------- chapter "the assumptions, revisited"
+
+
+def leakage_baselines(
+    positions: ArrayLike,
+    d: int,
+    base: float = 1e4,
+    samples: int = 2000,
+    seed: int = 0,
+) -> dict[str, NDArray[np.float64]]:
+    r"""Cross leakages of matrices that have no reason to depend on the offset.
+
+    For the L ``positions``, ``samples`` values of :func:`posenc.cross_leakage`
+    each for ``"noise"``, symmetric L x L
+    matrices whose entries above the diagonal are independent standard
+    normal, and ``"random H"``, the cross terms :math:`p_m^\top B p_n` with
+    :math:`B = (A + A^\top)/\sqrt 2`, A a d x d matrix of independent standard
+    normal entries. One seeded generator. Used in the chapter "The
+    assumptions, revisited".
+    """
+    d = check_dimension(d)
+    samples = check_count(samples, "samples")
+    rng = np.random.default_rng(seed)
+    codes = encoding(positions, d, base)
+    length = codes.shape[0]
+
+    def symmetric(size: int) -> NDArray[np.float64]:
+        entries = rng.normal(size=(size, size))
+        return (entries + entries.T) / np.sqrt(2)
+
+    noise = [cross_leakage(symmetric(length)) for _ in range(samples)]
+    random_h = [cross_leakage(codes @ symmetric(d) @ codes.T) for _ in range(samples)]
+    return {"noise": np.array(noise), "random H": np.array(random_h)}
+
+
+# ----------------------------------------- chapters "Why base^(-2i/d)", "Finite d"
 
 
 def decay_regimes(base: float = 1e4, delta: ArrayLike | None = None) -> dict:
@@ -125,8 +165,8 @@ def decay_regimes(base: float = 1e4, delta: ArrayLike | None = None) -> dict:
     }
 
 
-#: The schedules theta_t, and the bases of the exponential one, that the
-#: chapter on long-range decay compares (the power schedules need no base).
+#: The schedules theta(tau), and the bases of the exponential one, that the
+#: chapter "Why base^(-2i/d)" compares (the power schedules need no base).
 SCHEDULE_CASES = (
     ("exponential", 1e2),
     ("exponential", 1e3),
@@ -149,83 +189,77 @@ def schedule_integrals(
     }
 
 
-def _binned_rms(values_of, edges, samples, rng) -> NDArray[np.float64]:
-    """Root mean square of ``values_of`` at ``samples`` random integer offsets
-    drawn uniformly in each bin of ``edges``."""
-    rms = []
-    for low, high in zip(edges[:-1], edges[1:], strict=True):
-        offsets = np.round(rng.uniform(low, high, samples))
-        rms.append(np.sqrt(np.mean(values_of(offsets) ** 2)))
-    return np.array(rms)
-
-
-def decay_floor(
+def alias_rms(
     dims: tuple[int, ...] = (64, 512),
     base: float = 1e4,
     edges: ArrayLike | None = None,
     samples: int = 400,
     seed: int = 0,
 ) -> dict:
-    """Where the exact sums stop decaying: root mean squares over offsets.
+    """The sums' fluctuation about the integral, as root mean squares over bins.
 
     For each bin of ``edges`` (default: 40 bins log-spaced from 1 to 1e8),
-    the root mean square of the normalised inner product g(Delta)/(d/2) at
-    ``samples`` random integer offsets in the bin, for each d of ``dims``,
-    and of the decay integral I(Delta). Returns ``{"centres": geometric
-    centres of the bins, "sums": {d: rms}, "integral": rms}``. The sums level
-    off at 1/sqrt(d); the integral keeps falling.
+    ``samples`` random integer offsets drawn uniformly in the bin; at them,
+    for each d of ``dims``, the root mean square of
+    :func:`posenc.alias_error` (``"error"``) and its prediction, the root of
+    the mean of :func:`posenc.rms_law` squared (``"law"``); and the root mean
+    square of the decay integral (``"integral"``). Returns ``{"centres":
+    geometric centres of the bins, "error": {d: rms}, "law": {d: rms},
+    "integral": rms}``. The errors rise to 1/sqrt(d), the long-run level,
+    while the integral keeps falling.
     """
     edges = np.logspace(0, 8, 41) if edges is None else np.asarray(edges, float)
     samples = check_count(samples, "samples", at_least=1)
     rng = np.random.default_rng(seed)
-    sums = {
-        d: _binned_rms(
-            lambda x, d=d: inner_product(x, d, base) / (d / 2), edges, samples, rng
-        )
-        for d in dims
-    }
-    integral = _binned_rms(lambda x: decay_integral(x, base), edges, samples, rng)
+    bins = zip(edges[:-1], edges[1:], strict=True)
+    offsets = [np.round(rng.uniform(low, high, samples)) for low, high in bins]
+
+    def rms(values_of) -> NDArray[np.float64]:
+        return np.array([np.sqrt(np.mean(values_of(x) ** 2)) for x in offsets])
+
     return {
         "centres": np.sqrt(edges[:-1] * edges[1:]),
-        "sums": sums,
-        "integral": integral,
+        "error": {d: rms(lambda x, d=d: alias_error(x, d, base)) for d in dims},
+        "law": {d: rms(lambda x, d=d: rms_law(x, d, base)) for d in dims},
+        "integral": rms(lambda x: decay_integral(x, base)),
     }
 
 
 def aliasing_error(
     d: int, base: float = 1e4, reach: float = 30.0, bins: int = 35
-) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    r"""The sum's error after the endpoint correction, binned, against
-    :math:`\Delta/\Delta^*`.
+) -> dict[str, NDArray[np.float64]]:
+    r"""The sum's error after the endpoint term, binned, against
+    :math:`\Delta/\Delta_1`, with the rms law in the same units.
 
-    At every integer offset :math:`1 \le \Delta <` ``reach`` :math:`\Delta^*`
-    (:func:`posenc.aliasing_offset`), the error
-
-    .. math:: e(\Delta) = \frac{g(\Delta)}{d/2} - I(\Delta)
-        - \frac{\cos\Delta - \cos(\Delta/\mathrm{base})}{d},
-
-    and its root mean square over ``bins`` log-spaced bins of offsets.
-    Returns ``(ratio, scaled)``: each bin's geometric centre divided by
-    :math:`\Delta^*`, and the bin's rms times :math:`\sqrt d` (NaN for an
-    empty bin).
+    At every integer offset :math:`1 \le \Delta \le` ``reach``
+    :math:`\Delta_1` (:math:`\Delta_1` = :func:`posenc.alias_threshold`), the
+    error :func:`posenc.alias_error`, and its root mean square over ``bins``
+    log-spaced bins of offsets. Returns ``{"ratio": each bin's geometric
+    centre divided by Delta_1, "scaled": the bin's rms times sqrt(d ln
+    base), "law": the root of the bin's mean of}`` :func:`posenc.alias_count`
+    (NaN for an empty bin). In these units the rms law of
+    :func:`posenc.rms_law` reads ``scaled = law``, whatever d and the base.
     """
-    star = aliasing_offset(d, base)
-    offsets = np.arange(1, int(reach * star))
-    error = (
-        inner_product(offsets, d, base) / (d / 2)
-        - decay_integral(offsets, base)
-        - (np.cos(offsets) - np.cos(offsets / base)) / d
-    )
-    edges = np.logspace(np.log10(1.0), np.log10(offsets[-1]), bins + 1)
+    threshold = alias_threshold(d, base)
+    offsets = np.arange(1, int(reach * threshold) + 1)
+    error = alias_error(offsets, d, base)
+    count = alias_count(offsets, d, base)
+    edges = np.logspace(0.0, np.log10(offsets[-1] + 1), bins + 1)
     index = np.digitize(offsets, edges)
-    rms = np.array(
-        [
-            np.sqrt(np.mean(error[index == k] ** 2)) if np.any(index == k) else np.nan
-            for k in range(1, len(edges))
-        ]
-    )
-    ratio = np.sqrt(edges[:-1] * edges[1:]) / star
-    return ratio, rms * np.sqrt(d)
+
+    def binned(values):
+        return np.array(
+            [
+                np.sqrt(np.mean(values[index == k])) if np.any(index == k) else np.nan
+                for k in range(1, len(edges))
+            ]
+        )
+
+    return {
+        "ratio": np.sqrt(edges[:-1] * edges[1:]) / threshold,
+        "scaled": binned(error**2) * np.sqrt(d * np.log(base)),
+        "law": binned(count),
+    }
 
 
 # ------------------------------------------------------------ chapter "RoPE"

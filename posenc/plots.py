@@ -25,10 +25,11 @@ __all__ = [
     "new_figure",
     "inner_product_figure",
     "orderings_figure",
-    "remainder_figure",
     "decay_comparison_figure",
+    "slow_clocks_figure",
     "decay_law_figure",
     "aliasing_figure",
+    "rms_law_figure",
     "schedule_integrals_figure",
     "leakage_figure",
     "column_fit_figure",
@@ -143,34 +144,7 @@ def orderings_figure(orderings, plain, encoded):
     return figure
 
 
-# ----------------------------------------------- chapter "a Taylor expansion"
-
-
-def remainder_figure(scales, first_order, second_order):
-    """Figure: Taylor remainders against the size of the perturbation, log-log.
-
-    Reference lines of slope 2 and 3 pass through the first data point of
-    each curve. Used in the chapter "A Taylor expansion isolates relative
-    position".
-    """
-    scales = np.asarray(scales)
-    figure, ax = new_figure(6.4, 3.8)
-    curves = [
-        (first_order, 2, PALETTE["orange"], "s", "after the first-order terms"),
-        (second_order, 3, PALETTE["blue"], "o", "after the second-order terms"),
-    ]
-    for values, slope, colour, marker, label in curves:
-        values = np.abs(np.asarray(values))
-        ax.loglog(scales, values, marker, color=colour, ms=5, label=label)
-        reference = values[0] * (scales / scales[0]) ** slope
-        ax.loglog(scales, reference, "--", color=colour, lw=1, label=f"slope {slope}")
-    ax.set_xlabel(r"size $s$ of the position vectors ($p = s\,\hat p$)")
-    ax.set_ylabel("|remainder|")
-    ax.legend(frameon=False, fontsize=9)
-    return figure
-
-
-# ------------------------------------------------ chapter "long-range decay"
+# ----------------------------------------- chapter "Why base^(-2i/d): the decay"
 
 
 def decay_comparison_figure(fine, integral, whole, normalised, d: int):
@@ -186,7 +160,7 @@ def decay_comparison_figure(fine, integral, whole, normalised, d: int):
         integral,
         color=PALETTE["black"],
         lw=1.6,
-        label=r"integral $\int_0^1 \cos(\Delta\,\mathrm{base}^{-t})\,dt$",
+        label=r"integral $\int_0^1 \cos(\Delta\,\mathrm{base}^{-\tau})\,d\tau$",
     )
     ax.plot(
         whole,
@@ -203,21 +177,62 @@ def decay_comparison_figure(fine, integral, whole, normalised, d: int):
     return figure
 
 
-def decay_law_figure(regimes: dict, floor: dict, base: float):
-    """Figure: (a) the integral and its two regimes, (b) the sums' floor 1/sqrt(d).
+def slow_clocks_figure(tau, weights, pairs, pair_weights, cut: float, delta: float):
+    """Figure: what each clock contributes to I(Delta), against its place tau.
 
-    ``regimes`` is :func:`posenc.decay_regimes` and ``floor`` is
-    :func:`posenc.decay_floor`, both for ``base``.
+    ``weights`` is cos(Delta theta(tau)) at ``tau`` (a line), ``pair_weights``
+    the same at the pairs' places ``pairs`` (dots); ``cut`` is the place
+    where theta(tau) = exp(-gamma)/Delta, drawn as the step the log law
+    replaces the curve by.
     """
-    figure, (left, right) = new_figure(10.0, 3.9, ncols=2)
-    left.semilogx(
+    figure, ax = new_figure(7.0, 3.4)
+    ax.fill_between(tau, 0, weights, color=PALETTE["sky"], alpha=0.35, lw=0)
+    ax.plot(
+        tau,
+        weights,
+        color=PALETTE["black"],
+        lw=1.3,
+        label=rf"$\cos(\Delta\,\theta(\tau))$, $\Delta = {delta:g}$",
+    )
+    ax.plot(
+        pairs,
+        pair_weights,
+        ".",
+        ms=4,
+        color=PALETTE["vermillion"],
+        label=f"the {len(pairs)} pairs of d = {2 * len(pairs)}",
+    )
+    ax.plot(
+        [0, cut, cut, 1],
+        [0, 0, 1, 1],
+        "--",
+        color=PALETTE["orange"],
+        lw=2,
+        label=r"step at $\theta = e^{-\gamma}/\Delta$",
+    )
+    ax.axhline(0, color="#888888", lw=0.6)
+    ax.set_xlim(0, 1)
+    ax.set_ylim(-1.1, 1.25)
+    ax.set_xlabel(r"place $\tau$ of the clock; $\theta(\tau) = \mathrm{base}^{-\tau}$")
+    ax.set_ylabel("contribution to the average")
+    ax.legend(frameon=False, fontsize=9, loc="lower right")
+    return figure
+
+
+def decay_law_figure(regimes: dict, base: float):
+    """Figure: the integral and its regimes on a logarithmic offset axis.
+
+    ``regimes`` is :func:`posenc.decay_regimes` for ``base``.
+    """
+    figure, ax = new_figure(7.0, 3.8)
+    ax.semilogx(
         regimes["delta"],
         regimes["integral"],
         color=PALETTE["black"],
         lw=1.4,
         label=r"exact $I(\Delta)$",
     )
-    left.semilogx(
+    ax.semilogx(
         regimes["near"],
         regimes["log_law"],
         "--",
@@ -226,7 +241,7 @@ def decay_law_figure(regimes: dict, floor: dict, base: float):
         label=r"log law $1 - (\ln\Delta + \gamma)/\ln \mathrm{base}$",
     )
     far, envelope = regimes["far"], regimes["envelope"]
-    left.semilogx(
+    ax.semilogx(
         far,
         envelope,
         ":",
@@ -234,87 +249,31 @@ def decay_law_figure(regimes: dict, floor: dict, base: float):
         lw=2,
         label=r"envelope $\pm(1+\mathrm{base})/(\Delta \ln \mathrm{base})$",
     )
-    left.semilogx(far, -envelope, ":", color=PALETTE["blue"], lw=2)
+    ax.semilogx(far, -envelope, ":", color=PALETTE["blue"], lw=2)
     zero = regimes["first_zero"]
-    left.axvline(zero, color=PALETTE["purple"], lw=1)
-    left.annotate(
+    ax.axvline(zero, color=PALETTE["purple"], lw=1)
+    ax.annotate(
         f"first zero\n≈ 0.6165·base\n= {zero:,.0f}",
         (zero, 0.7),
         xytext=(8, 0),
         textcoords="offset points",
-        fontsize=9,
+        fontsize=10,
         color=PALETTE["purple"],
     )
-    left.axhline(0, color="#888888", lw=0.6)
-    left.set_ylim(-0.25, 1.05)
-    left.set_xlabel(r"offset $\Delta$ (log scale)")
-    left.set_ylabel(r"$I(\Delta)$")
-    left.set_title(f"(a) the integral, base = {base:g}")
-    left.legend(frameon=False, fontsize=8, loc="lower left")
-
-    centres = floor["centres"]
-    colours = [PALETTE["vermillion"], PALETTE["green"]]
-    for (d, rms), colour in zip(floor["sums"].items(), colours, strict=True):
-        right.loglog(centres, rms, "o-", ms=3, color=colour, label=f"sum, d = {d}")
-        right.axhline(1 / np.sqrt(d), color=colour, ls="--", lw=1)
-        right.annotate(
-            rf"$1/\sqrt{{{d}}}$",
-            (1.5, 1 / np.sqrt(d)),
-            xytext=(0, 3),
-            textcoords="offset points",
-            color=colour,
-            fontsize=9,
-        )
-    right.loglog(
-        centres, floor["integral"], color=PALETTE["black"], lw=1.4, label="integral"
-    )
-    right.set_ylim(1e-5, 1.5)
-    right.set_xlabel(r"offset $\Delta$ (log scale)")
-    right.set_ylabel(r"rms over offsets near $\Delta$")
-    right.set_title("(b) the sums stop decaying at 1/√d")
-    right.legend(frameon=False, fontsize=8, loc="lower left")
-    return figure
-
-
-def aliasing_figure(curves: dict):
-    """Figure: the sum's error after the endpoint correction, against Delta / Delta*.
-
-    ``curves`` maps ``(d, base)`` to :func:`posenc.aliasing_error` ``(ratio,
-    scaled)``: binned rms of sum/(d/2) - I - (cos Delta - cos(Delta/base))/d,
-    times sqrt(d), against the offset over the aliasing offset (up to five
-    cases).
-    """
-    figure, ax = new_figure(7.0, 3.8)
-    colours = [PALETTE[c] for c in ("blue", "orange", "green", "vermillion", "purple")]
-    markers = "osD^v"
-    for ((d, base), (ratio, scaled)), colour, marker in zip(
-        curves.items(), colours, markers, strict=False
-    ):
-        ax.loglog(
-            ratio,
-            scaled,
-            marker + "-",
-            ms=3,
-            color=colour,
-            lw=1,
-            label=f"d = {d}, base = {base:g}",
-        )
-    ax.axvline(1, color=PALETTE["black"], lw=1, ls="--")
-    ax.annotate(
-        r"$\Delta = \Delta^*$", (1, 2e-3), xytext=(5, 0), textcoords="offset points"
-    )
-    ax.set_xlabel(r"offset relative to the aliasing offset, $\Delta / \Delta^*$")
-    ax.set_ylabel(r"rms error $\times \sqrt{d}$")
-    ax.set_ylim(1e-3, 3)
-    ax.legend(frameon=False, fontsize=8, loc="upper left")
+    ax.axhline(0, color="#888888", lw=0.6)
+    ax.set_ylim(-0.25, 1.05)
+    ax.set_xlabel(r"offset $\Delta$ (log scale)")
+    ax.set_ylabel(r"$I(\Delta)$")
+    ax.set_title(f"base = {base:g}")
+    ax.legend(frameon=False, fontsize=9, loc="lower left")
     return figure
 
 
 _SCHEDULE_STYLES = {
-    "exponential": (r"$\mathrm{base}^{-t}$", "-"),
-    "linear": (r"$t$", "--"),
-    "square": (r"$t^2$", "-."),
-    "sqrt": (r"$\sqrt{t}$", ":"),
+    "exponential": (r"$\mathrm{base}^{-\tau}$", "-"),
+    "linear": (r"$\tau$", "--"),
+    "square": (r"$\tau^2$", "-."),
+    "sqrt": (r"$\sqrt{\tau}$", ":"),
 }
 _SCHEDULE_COLOURS = {
     ("exponential", 1e2): "sky",
@@ -328,7 +287,7 @@ _SCHEDULE_COLOURS = {
 
 
 def schedule_integrals_figure(panels):
-    """Figure: the integral for several schedules theta_t, short and long range.
+    """Figure: the integral for several schedules theta(tau), short and long range.
 
     ``panels`` is two pairs ``(delta, curves)``, short range then long range,
     with ``curves`` from :func:`posenc.schedule_integrals`: a map from
@@ -341,15 +300,140 @@ def schedule_integrals_figure(panels):
         for (schedule, base), values in curves.items():
             label, style = _SCHEDULE_STYLES[schedule]
             if base is not None:
-                label = rf"$(10^{{{int(np.log10(base))}}})^{{-t}}$"
+                label = rf"$(10^{{{int(np.log10(base))}}})^{{-\tau}}$"
             colour = PALETTE[_SCHEDULE_COLOURS.get((schedule, base), "black")]
             ax.plot(delta, values, style, color=colour, lw=1.4, label=label)
         ax.axhline(0, color="#888888", lw=0.6)
         ax.set_xlim(0, np.max(delta))
         ax.set_xlabel(r"offset $\Delta$")
         ax.set_title(title)
-    axes[0].set_ylabel(r"$\int_0^1 \cos(\Delta\,\theta_t)\,dt$")
-    axes[1].legend(frameon=False, fontsize=9, title=r"$\theta_t$", ncol=2)
+    axes[0].set_ylabel(r"$\int_0^1 \cos(\Delta\,\theta(\tau))\,d\tau$")
+    axes[1].legend(frameon=False, fontsize=9, title=r"$\theta(\tau)$", ncol=2)
+    return figure
+
+
+# ------------------------------------------------------- chapter "Finite d"
+
+
+def aliasing_figure(curves: dict, staircase):
+    """Figure: the sum's error after the endpoint term, against Delta / Delta_1.
+
+    ``curves`` maps ``(d, base)`` to :func:`posenc.aliasing_error`: binned
+    rms of the error, times sqrt(d ln base), against the offset over the
+    alias threshold (up to five cases). ``staircase`` is a pair ``(ratio,
+    sqrt(harmonic(floor(ratio))))``, the rms law in these units.
+    """
+    figure, ax = new_figure(7.0, 3.8)
+    colours = [PALETTE[c] for c in ("blue", "orange", "green", "vermillion", "purple")]
+    markers = "osD^v"
+    for ((d, base), binned), colour, marker in zip(
+        curves.items(), colours, markers, strict=False
+    ):
+        ax.loglog(
+            binned["ratio"],
+            binned["scaled"],
+            marker,
+            ms=4,
+            color=colour,
+            label=f"d = {d}, base = {base:g}",
+        )
+    ax.loglog(
+        *staircase,
+        color=PALETTE["black"],
+        lw=1.4,
+        label=r"rms law $\sqrt{\mathcal{H}_{\lfloor r\rfloor}}$, "
+        r"$r = \Delta/\Delta_1$",
+    )
+    ax.axvline(1, color=PALETTE["black"], lw=1, ls="--")
+    ax.annotate(
+        r"$\Delta_1 = \pi d/\ln\mathrm{base}$",
+        (1, 2.2),
+        xytext=(-4, 0),
+        textcoords="offset points",
+        ha="right",
+        fontsize=10,
+    )
+    ax.axvline(0.5, color="#888888", lw=1, ls=":")
+    ax.annotate(
+        r"$\Delta^* \approx \Delta_1/2$",
+        (0.5, 0.7),
+        xytext=(-4, 0),
+        textcoords="offset points",
+        ha="right",
+        fontsize=10,
+        color="#555555",
+    )
+    ax.set_xlabel(r"offset over the alias threshold, $\Delta/\Delta_1$")
+    ax.set_ylabel(r"rms error $\times \sqrt{d\,\ln\mathrm{base}}$")
+    ax.set_xlim(0.05, 40)
+    ax.set_ylim(8e-3, 4)
+    ax.legend(frameon=False, fontsize=9, loc="lower right")
+    return figure
+
+
+def rms_law_figure(rms: dict, scaled_far, level_band: float = 0.1):
+    """Figure: (a) the fluctuation's rms against the offset, (b) no floor.
+
+    ``rms`` is :func:`posenc.alias_rms`. ``scaled_far`` is sqrt(d) g/(d/2)
+    at offsets far beyond the base, drawn as a histogram against the
+    standard normal density, with the band ``|x| < level_band`` shaded.
+    """
+    figure, (left, right) = new_figure(10.0, 3.9, ncols=2)
+    centres = rms["centres"]
+    colours = [PALETTE["vermillion"], PALETTE["green"]]
+    for (d, error), colour in zip(rms["error"].items(), colours, strict=True):
+        left.loglog(
+            centres, error, "o", ms=3.5, color=colour, label=f"error E, d = {d}"
+        )
+        left.loglog(centres, rms["law"][d], "-", color=colour, lw=1.2)
+        left.axhline(1 / np.sqrt(d), color=colour, ls="--", lw=1)
+        left.annotate(
+            rf"$1/\sqrt{{{d}}}$",
+            (1.5, 1 / np.sqrt(d)),
+            xytext=(0, 3),
+            textcoords="offset points",
+            color=colour,
+            fontsize=10,
+        )
+    left.loglog(
+        centres, rms["integral"], color=PALETTE["black"], lw=1.4, label="integral"
+    )
+    left.plot([], [], "-", color="#666666", lw=1.2, label="rms law")
+    left.set_ylim(1e-4, 8)
+    left.set_xlabel(r"offset $\Delta$ (log scale)")
+    left.set_ylabel(r"rms over offsets near $\Delta$")
+    left.set_title("(a) fluctuation about the integral")
+    left.legend(frameon=False, fontsize=9, loc="upper right", ncol=2)
+
+    right.axvspan(
+        -level_band,
+        level_band,
+        color=PALETTE["sky"],
+        alpha=0.5,
+        lw=0,
+        label=rf"$|x| < {level_band:g}$",
+    )
+    right.hist(
+        scaled_far,
+        bins=np.linspace(-4, 4, 81),
+        density=True,
+        color=PALETTE["vermillion"],
+        alpha=0.6,
+        label="sum, far offsets",
+    )
+    x = np.linspace(-4, 4, 401)
+    right.plot(
+        x,
+        np.exp(-(x**2) / 2) / math.sqrt(2 * math.pi),
+        color=PALETTE["black"],
+        lw=1.4,
+        label="standard normal",
+    )
+    right.set_xlim(-4, 4)
+    right.set_xlabel(r"$x = \sqrt{d}\; g(\Delta)/(d/2)$")
+    right.set_ylabel("density")
+    right.set_title("(b) far beyond the base: no floor")
+    right.legend(frameon=False, fontsize=9, loc="upper right")
     return figure
 
 
@@ -397,10 +481,10 @@ def leakage_figure(strengths, curves: dict):
 
 
 def column_fit_figure(fits: dict):
-    """Figure: R^2 of the per-column linear fit of p_{t+k} on p_t against k theta_i.
+    """Figure: R^2 of the per-column linear fit of p_{t+l} on p_t against l theta_i.
 
-    ``fits`` maps each shift k (up to seven) to ``(phase, r_squared)``: every
-    column's k theta_i reduced modulo pi, and its R^2 from
+    ``fits`` maps each shift l (up to seven) to ``(phase, r_squared)``: every
+    column's l theta_i reduced modulo pi, and its R^2 from
     :func:`posenc.column_fit`. The curve is cos^2. Used in the chapter "A
     shift is a rotation".
     """
@@ -420,17 +504,21 @@ def column_fit_figure(fits: dict):
             color=colour,
             ms=4,
             alpha=0.8,
-            label=f"k = {k}",
+            label=f"ℓ = {k}",
         )
     phase = np.linspace(0, np.pi, 400)
     ax.plot(
-        phase, np.cos(phase) ** 2, color="#555555", lw=1.2, label=r"$\cos^2(k\theta_i)$"
+        phase,
+        np.cos(phase) ** 2,
+        color="#555555",
+        lw=1.2,
+        label=r"$\cos^2(\ell\theta_i)$",
     )
     ax.set_xticks(
         [0, np.pi / 4, np.pi / 2, 3 * np.pi / 4, np.pi],
         ["0", "π/4", "π/2", "3π/4", "π"],
     )
-    ax.set_xlabel(r"$k\,\theta_i$ modulo $\pi$")
+    ax.set_xlabel(r"$\ell\,\theta_i$ modulo $\pi$")
     ax.set_ylabel(r"$R^2$ of the per-column fit")
     ax.legend(frameon=False, fontsize=8, ncol=2, loc="upper center")
     return figure

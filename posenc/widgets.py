@@ -430,16 +430,18 @@ def decay_data(d: int, base: float, delta_max: int) -> dict[str, np.ndarray]:
     """Data of :class:`DecayExplorer`, at about 2000 integer offsets.
 
     ``sum``: the exact inner product divided by d/2; ``integral``: its
-    continuous limit; ``envelope``: the bound (1 + base)/(delta ln base).
+    continuous limit; ``spread``: the predicted rms of their difference,
+    :func:`posenc.rms_law`; ``threshold``: :func:`posenc.alias_threshold`;
+    ``level``: the long-run rms 1/sqrt(d).
     """
     delta = np.unique(np.round(np.linspace(0, delta_max, 2001)))
-    positive = delta[delta > 0]
     return {
         "delta": delta,
         "sum": core.inner_product(delta, d, base) / (d / 2),
         "integral": core.decay_integral(delta, base),
-        "envelope_delta": positive,
-        "envelope": core.integral_envelope(positive, base),
+        "spread": core.rms_law(delta, d, base),
+        "threshold": core.alias_threshold(d, base),
+        "level": 1 / np.sqrt(d),
     }
 
 
@@ -467,12 +469,13 @@ def _range_choice(options: tuple[int, ...], default: int) -> Choice:
 
 
 class DecayExplorer(_OffsetExplorer):
-    """The exact normalised sum against its integral, with the envelope and Δ*."""
+    """The exact normalised sum against its integral, the threshold and the rms law."""
 
     description = (
         "The normalised inner product of two encodings against their offset, as "
         "dots, over the decay integral as a line; a dashed vertical line marks "
-        "the aliasing offset beyond which the dots scatter around the line."
+        "the alias threshold beyond which the dots spread about the line, thin "
+        "lines the predicted spread, and a shaded band the long-run rms level."
     )
     choices = (
         d_choice(128, (16, 32, 64, 128, 256, 512, 1024)),
@@ -494,24 +497,28 @@ class DecayExplorer(_OffsetExplorer):
             [], [], color=PALETTE["black"], lw=1.5, label="integral I(Δ)"
         )
         (self.upper,) = ax.plot(
-            [],
-            [],
-            ":",
-            color=PALETTE["blue"],
-            lw=1.8,
-            label="envelope ±(1+base)/(Δ ln base)",
+            [], [], color=PALETTE["blue"], lw=1.2, label="I(Δ) ± rms law"
         )
-        (self.lower,) = ax.plot([], [], ":", color=PALETTE["blue"], lw=1.8)
-        self.star = ax.axvline(
-            0, color=PALETTE["green"], ls="--", lw=1.2, label="aliasing offset Δ*"
+        (self.lower,) = ax.plot([], [], color=PALETTE["blue"], lw=1.2)
+        self.threshold = ax.axvline(
+            0,
+            color=PALETTE["green"],
+            ls="--",
+            lw=1.2,
+            label="alias threshold Δ₁ = πd/ln base",
         )
-        self.floor = ax.axhspan(
-            -0.1, 0.1, color=PALETTE["sky"], alpha=0.25, lw=0, label="noise floor ±1/√d"
+        self.level = ax.axhspan(
+            -0.1,
+            0.1,
+            color=PALETTE["sky"],
+            alpha=0.25,
+            lw=0,
+            label="rms level ±1/√d",
         )
-        self.dynamic(self.floor)
+        self.dynamic(self.level)
         self._finish_offset_axes(ax, -0.6)
         self.dynamic(
-            self.sum_line, self.integral_line, self.upper, self.lower, self.star
+            self.sum_line, self.integral_line, self.upper, self.lower, self.threshold
         )
         return figure
 
@@ -519,17 +526,16 @@ class DecayExplorer(_OffsetExplorer):
         data = decay_data(d, base, delta_max)
         self.sum_line.set_data(data["delta"], data["sum"])
         self.integral_line.set_data(data["delta"], data["integral"])
-        visible = data["envelope"] < 1.2
-        self.upper.set_data(data["envelope_delta"][visible], data["envelope"][visible])
-        self.lower.set_data(data["envelope_delta"][visible], -data["envelope"][visible])
-        floor = 1 / np.sqrt(d)
-        self.floor.set_y(-floor)
-        self.floor.set_height(2 * floor)
-        star = core.aliasing_offset(d, base)
-        self.star.set_xdata([star, star])
-        self.star.set_visible(star < delta_max)
+        self.upper.set_data(data["delta"], data["integral"] + data["spread"])
+        self.lower.set_data(data["delta"], data["integral"] - data["spread"])
+        level = data["level"]
+        self.level.set_y(-level)
+        self.level.set_height(2 * level)
+        threshold = data["threshold"]
+        self.threshold.set_xdata([threshold, threshold])
+        self.threshold.set_visible(threshold < delta_max)
         self.ax.set_xlim(0, delta_max)
-        self.title.set_text(f"d = {d}, base = {base:g}:  Δ* = {star:,.0f}")
+        self.title.set_text(f"d = {d}, base = {base:g}:  Δ₁ = {threshold:,.0f}")
 
 
 def schedule_data(schedule: str, d: int, delta_max: int) -> dict[str, np.ndarray]:
@@ -545,10 +551,10 @@ def schedule_data(schedule: str, d: int, delta_max: int) -> dict[str, np.ndarray
 
 
 _SCHEDULE_NAMES = {
-    "exponential": "θ_t = 10000^(−t) (the paper)",
-    "linear": "θ_t = t",
-    "square": "θ_t = t²",
-    "sqrt": "θ_t = √t",
+    "exponential": "θ(τ) = 10000^(−τ) (the paper)",
+    "linear": "θ(τ) = τ",
+    "square": "θ(τ) = τ²",
+    "sqrt": "θ(τ) = √τ",
 }
 
 
@@ -563,7 +569,7 @@ class ScheduleExplorer(_OffsetExplorer):
     choices = (
         Choice(
             "schedule",
-            "θ_t",
+            "θ(τ)",
             core.DECAY_SCHEDULES,
             "linear",
             format=lambda name: _SCHEDULE_NAMES[name].split(" (")[0],
@@ -575,7 +581,7 @@ class ScheduleExplorer(_OffsetExplorer):
     def build(self) -> Figure:
         figure, ax = new_figure(7.2, 3.9)
         (self.paper,) = ax.plot(
-            [], [], color="#aaaaaa", lw=2.5, label="paper's integral, 10000^(−t)"
+            [], [], color="#aaaaaa", lw=2.5, label="paper's integral, 10000^(−τ)"
         )
         (self.sum_line,) = ax.plot(
             [], [], ".", ms=2.5, color=PALETTE["vermillion"], label="exact sum / (d/2)"
@@ -682,15 +688,15 @@ def shift_scatter(k: int, pair: int, d: int, base: float, count: int) -> dict:
 
 
 class ShiftExplorer(Explorer):
-    """One coordinate of p_{t+k} against the same coordinate of p_t: an ellipse."""
+    """One coordinate of p_{t+l} against the same coordinate of p_t: an ellipse."""
 
     description = (
-        "Scatter of the sine coordinate of one frequency pair at position t + k "
+        "Scatter of the sine coordinate of one frequency pair at position t + ℓ "
         "against the same coordinate at position t: the points trace an "
         "ellipse, with the best straight-line fit drawn through it."
     )
     choices = (
-        Choice("k", "shift k", (0, 1, 2, 3, 5, 10, 20, 50), 5),
+        Choice("k", "shift ℓ", (0, 1, 2, 3, 5, 10, 20, 50), 5),
         Choice("pair", "pair i", tuple(range(8)), 0),
     )
     d: ClassVar[int] = 16
@@ -715,7 +721,7 @@ class ShiftExplorer(Explorer):
         ax.set_ylim(-1.1, 1.45)
         ax.set_aspect("equal")
         ax.set_xlabel(r"$p_{t,2i} = \sin t\theta_i$")
-        ax.set_ylabel(r"$p_{t+k,2i} = \sin (t+k)\theta_i$")
+        ax.set_ylabel(r"$p_{t+\ell,2i} = \sin (t+\ell)\theta_i$")
         legend = ax.legend(loc="upper center", ncol=2, fontsize=8, frameon=False)
         self.title = ax.set_title(" ", fontsize=10)
         self.dynamic(self.points, self.fit, legend, *ax.spines.values(), self.title)
@@ -727,8 +733,8 @@ class ShiftExplorer(Explorer):
         line = np.array([-1.0, 1.0])
         self.fit.set_data(line, data["alpha"] * line + data["beta"])
         self.title.set_text(
-            f"k·θ{_subscript(pair)} = {data['angle']:.3g} rad:  R² = "
-            f"{data['r_squared']:.3f},  cos²(kθ{_subscript(pair)}) = "
+            f"ℓ·θ{_subscript(pair)} = {data['angle']:.3g} rad:  R² = "
+            f"{data['r_squared']:.3f},  cos²(ℓθ{_subscript(pair)}) = "
             f"{np.cos(data['angle']) ** 2:.3f}"
         )
 

@@ -574,14 +574,111 @@ def test_laws_reject_zero_offset():
         core.integral_envelope(0.0)
 
 
-def test_envelope_is_sharp_far_beyond_base():
-    # For |delta| >> base the integral is (sin(delta/base) base/delta)/ln base
-    # to leading order, so it touches the envelope: ratio above 0.97 here.
-    delta = np.linspace(1e6, 1.5e6, 20001)
+def test_envelope_is_approached_far_beyond_base():
+    # For |delta| >> base, I * delta * ln(base) = sin(delta) - base sin(delta/base)
+    # + O(base^2/delta), which comes within 1e-5 of 1 + base over one period
+    # 2 pi base of integers beyond 1e7 (and never reaches it: |Ci(z)| < 1/z).
+    delta = np.arange(1e7, 1e7 + 2 * np.pi * 1e4 + 1)
     ratio = np.abs(posenc.decay_integral(delta, 1e4)) / core.integral_envelope(
         delta, 1e4
     )
-    assert ratio.max() > 0.97
+    assert 1 - 1e-5 < ratio.max() < 1
+
+
+# ------------------------------------------------------- finite d: the aliases
+
+
+def test_alias_threshold_is_pi_d_over_ln_base_and_twice_the_nyquist_offset():
+    assert core.alias_threshold(512, 1e4) == pytest.approx(
+        math.pi * 512 / math.log(1e4), rel=1e-15
+    )
+    # 2 Delta* = Delta_1 + pi + pi ln(base)/(3d) + O(1/d^2): x/(1 - e^-x) series
+    for d in [64, 512, 4096]:
+        for base in [1e2, 1e4]:
+            gap = 2 * core.aliasing_offset(d, base) - core.alias_threshold(d, base)
+            first = math.pi + math.pi * math.log(base) / (3 * d)
+            assert abs(gap - first) < 2 * math.log(base) ** 3 / d**2
+
+
+def reference_sum_error(delta: float, d: int, base: float) -> float:
+    """g/(d/2) - I - (cos delta - cos(delta/base))/d, the sum written out and
+    the integral from mpmath at 40 digits."""
+    total = sum(math.cos(delta * base ** (-2 * i / d)) for i in range(d // 2))
+    endpoint = (math.cos(delta) - math.cos(delta / base)) / d
+    return total / (d / 2) - reference_integral(delta, base) - endpoint
+
+
+def test_alias_error_is_the_sum_less_the_integral_and_the_endpoint_term():
+    for d, base in [(8, 10.0), (64, 1e4)]:
+        for delta in [0.0, 0.5, 3.0, -20.0, 1000.0]:
+            assert core.alias_error(delta, d, base) == pytest.approx(
+                reference_sum_error(delta, d, base), abs=1e-12
+            )
+
+
+def test_alias_error_below_the_threshold_follows_its_leading_term():
+    # sin(delta) (cot(pi r) - 1/(pi r)) / d, r = delta / Delta_1: the rest is
+    # O(1/d^2) for r <= 1/2: measured 2.2/d^2 (d = 128) to 3.6/d^2 (d = 4096).
+    for d in [64, 256, 1024]:
+        half = core.alias_threshold(d, 1e4) / 2
+        delta = np.arange(0, math.floor(half) + 1, dtype=float)
+        rest = core.alias_error(delta, d) - core.alias_error_below(delta, d)
+        assert np.abs(rest).max() <= 4 / d**2
+
+
+def test_alias_error_below_series_and_closed_form_meet():
+    # The series replaces cot x - 1/x for x = pi r < 1e-3: against mpmath, the
+    # series is exact to 1e-13 there; the closed form just above loses about
+    # 1e-16 / x^2 relative to cancellation.
+    d, base = 512, 1e4
+    for x, rel in [(0.999e-3, 1e-13), (1.001e-3, 1e-9), (1e-5, 1e-13)]:
+        delta = x * core.alias_threshold(d, base) / math.pi
+        with mpmath.workdps(30):
+            exact = float(mpmath.sin(delta) * (mpmath.cot(x) - 1 / mpmath.mpf(x)) / d)
+        value = core.alias_error_below(delta, d, base)
+        assert value == pytest.approx(exact, rel=rel, abs=0)
+    assert core.alias_error_below(0.0, d) == 0.0
+
+
+def test_alias_error_below_rejects_offsets_at_the_threshold():
+    threshold = core.alias_threshold(64)
+    with pytest.raises(ValueError, match="^delta must be below the alias threshold"):
+        core.alias_error_below([1.0, threshold], 64)
+
+
+def test_harmonic_numbers():
+    np.testing.assert_allclose(
+        core.harmonic([0, 1, 2, 4, 100]),
+        [0, 1, 1.5, 25 / 12, sum(1 / k for k in range(1, 101))],
+        rtol=1e-14,
+    )
+    with pytest.raises(ValueError, match="^k must be integers >= 0"):
+        core.harmonic([1.5])
+    with pytest.raises(ValueError, match="^k must be integers >= 0"):
+        core.harmonic([-1])
+
+
+def test_alias_count_sums_one_over_k_over_the_stationary_aliases():
+    # Alias k is stationary for k Delta_1 <= |delta| <= k base Delta_1.
+    d, base = 16, 10.0
+    threshold = core.alias_threshold(d, base)
+    for delta in [0.5, threshold, 2.5 * threshold, 37 * threshold, 1e3, -4e4]:
+        expected = sum(
+            1 / k
+            for k in range(1, 100_000)
+            if k * threshold <= abs(delta) <= k * base * threshold
+        )
+        assert core.alias_count(delta, d, base) == pytest.approx(expected, rel=1e-12)
+
+
+def test_rms_law_rises_from_zero_to_one_over_root_d():
+    d, base = 512, 1e4
+    threshold = core.alias_threshold(d, base)
+    assert core.rms_law(0.99 * threshold, d, base) == 0.0
+    assert core.rms_law(1.5 * threshold, d, base) == pytest.approx(
+        math.sqrt(1 / (d * math.log(base))), rel=1e-14
+    )
+    assert core.rms_law(1e12, d, base) * math.sqrt(d) == pytest.approx(1, abs=1e-3)
 
 
 # ------------------------------------------------------------------ general H

@@ -74,74 +74,58 @@ def test_schedule_integrals_cover_every_case():
         )
 
 
-def test_decay_floor_levels_off_at_one_over_root_d():
-    floor = posenc.decay_floor(dims=(16, 64), samples=300, seed=1)
-    centres = floor["centres"]
+def test_alias_rms_is_the_binned_rms_of_error_law_and_integral():
+    edges = np.array([1.0, 100.0, 1e4, 1e6])
+    rms = posenc.alias_rms((16, 64), 100.0, edges, samples=300, seed=1)
+    np.testing.assert_allclose(rms["centres"], [10.0, 1e3, 1e5], rtol=1e-12)
+    rng = np.random.default_rng(1)  # the same draws, in the same order
+    bins = zip(edges[:-1], edges[1:], strict=True)
+    offsets = [np.round(rng.uniform(lo, hi, 300)) for lo, hi in bins]
+    for d in (16, 64):
+        error = [np.sqrt(np.mean(posenc.alias_error(x, d, 100) ** 2)) for x in offsets]
+        law = [np.sqrt(np.mean(posenc.rms_law(x, d, 100) ** 2)) for x in offsets]
+        np.testing.assert_allclose(rms["error"][d], error, rtol=1e-12)
+        np.testing.assert_allclose(rms["law"][d], law, rtol=1e-12)
+    integral = [np.sqrt(np.mean(posenc.decay_integral(x, 100) ** 2)) for x in offsets]
+    np.testing.assert_allclose(rms["integral"], integral, rtol=1e-12)
+
+
+def test_alias_rms_rises_to_one_over_root_d():
+    rms = posenc.alias_rms(dims=(16, 64), samples=300, seed=1)
+    centres = rms["centres"]
     assert centres.shape == (40,)
-    np.testing.assert_allclose(centres[0], np.sqrt(10**0.2), rtol=1e-12)
     far = centres > 1e6
-    for d, rms in floor["sums"].items():
-        np.testing.assert_allclose(rms[far] * np.sqrt(d), 1, atol=0.15)
-        assert rms[0] > 0.9  # offsets near 1: the sum is near d/2
-    assert floor["integral"][-1] < 1e-4
+    for d, error in rms["error"].items():
+        np.testing.assert_allclose(error[far] * np.sqrt(d), 1, atol=0.15)
+        assert error[0] < 0.5 / d  # offsets near 1: below the threshold
+    assert rms["integral"][-1] < 1e-4
 
 
 def test_aliasing_error_is_the_binned_rms_of_the_corrected_error():
     d, base = 64, 1e4
-    ratio, scaled = posenc.aliasing_error(d, base, reach=30.0, bins=35)
-    star = posenc.aliasing_offset(d, base)
-    offsets = np.arange(1, int(30 * star))
+    binned = posenc.aliasing_error(d, base, reach=30.0, bins=35)
+    ratio, scaled, law = binned["ratio"], binned["scaled"], binned["law"]
+    threshold = posenc.alias_threshold(d, base)
+    offsets = np.arange(1, int(30 * threshold) + 1)
     error = (
         posenc.inner_product(offsets, d, base) / (d / 2)
         - posenc.decay_integral(offsets, base)
         - (np.cos(offsets) - np.cos(offsets / base)) / d
     )
-    edges = np.logspace(0, np.log10(offsets[-1]), 36)
+    edges = np.logspace(0, np.log10(offsets[-1] + 1), 36)
     last = (offsets >= edges[-2]) & (offsets < edges[-1])  # np.digitize's bins
-    assert scaled[-1] == pytest.approx(np.sqrt(np.mean(error[last] ** 2) * d))
-    np.testing.assert_allclose(ratio * star, np.sqrt(edges[:-1] * edges[1:]))
+    assert scaled[-1] == pytest.approx(
+        np.sqrt(np.mean(error[last] ** 2) * d * np.log(base))
+    )
+    harmonic = [
+        sum(1 / k for k in range(1, int(r) + 1)) for r in offsets[last] / threshold
+    ]
+    assert law[-1] == pytest.approx(np.sqrt(np.mean(harmonic)))
+    np.testing.assert_allclose(ratio * threshold, np.sqrt(edges[:-1] * edges[1:]))
     empty = [
         not np.any((offsets >= low) & (offsets < high))
         for low, high in zip(edges[:-1], edges[1:], strict=True)
     ]
     np.testing.assert_array_equal(np.isnan(scaled), empty)
-    assert np.nanmax(scaled[ratio < 1]) < 0.1 < np.nanmin(scaled[ratio > 2])
-
-
-def test_rope_scores_follow_their_expectation_and_the_bound():
-    delta = np.arange(0, 301, 3)
-    scores = posenc.rope_scores(delta, d=32, samples=2000, seed=4)
-    np.testing.assert_array_equal(scores["bound"], posenc.rope_bound(delta, 32))
-    np.testing.assert_allclose(
-        scores["expected"], posenc.inner_product(delta, 32) / 16, rtol=1e-12
-    )
-    assert np.abs(scores["aligned"] - scores["expected"]).max() < 0.05
-    assert scores["aligned"][0] == pytest.approx(1, abs=0.05)
-    independent = scores["independent"]
-    assert independent.shape == (2000, delta.size)
-    assert np.abs(independent.mean(axis=0)).max() < 0.02
-    # E<q, k>^2 = d for independent q, k, so the spread of <q, k>/d is 1/sqrt(d)
-    np.testing.assert_allclose(independent.std(axis=0), 1 / np.sqrt(32), rtol=0.1)
-
-
-def test_score_scaling_measures_variance_d_and_saturation():
-    dims = (4, 64, 1024)
-    scaling = posenc.score_scaling(dims, keys=32, samples=300, seed=2)
-    np.testing.assert_allclose(scaling["variance"] / np.array(dims), 1, atol=0.1)
-    np.testing.assert_allclose(scaling["scaled_variance"], 1, atol=0.1)
-    assert np.all(np.diff(scaling["largest_weight"]) > 0)
-    assert scaling["largest_weight"][-1] > 0.85
-    assert np.ptp(scaling["scaled_largest_weight"]) < 0.05
-    assert np.all(scaling["scaled_largest_weight"] > 1 / 32)
-
-
-def test_pairing_scores_are_flat_for_one_pairing_and_wander_when_mixed():
-    scores = posenc.pairing_scores(d=8)
-    flat, other, wandering = (scores["fixed"][k] for k in scores["fixed"])
-    assert np.ptp(flat) < 1e-9 and np.ptp(other) < 1e-9 and np.ptp(wandering) > 1e-3
-    at_500 = scores["at_500"]
-    assert at_500["interleaved"][0] == pytest.approx(at_500["half-split"][0])
-    assert abs(at_500["interleaved"][1] - at_500["half-split"][1]) > 1e-3
-    rng = np.random.default_rng(0)
-    q, k = rng.standard_normal((2, 8))
-    assert flat[0] == pytest.approx(posenc.rotate(q, 3) @ posenc.rotate(k, 0))
+    np.testing.assert_array_equal(np.isnan(law), empty)
+    assert np.nanmax(scaled[ratio < 0.8]) < 0.3 < 0.8 < np.nanmin(scaled[ratio > 1.5])

@@ -105,6 +105,30 @@ MUTANTS = {
     "aliasing offset with 1/d": Mutant(
         "core.py", "base ** (-2.0 / d))", "base ** (-1.0 / d))"
     ),
+    "alias threshold at the Nyquist offset": Mutant(
+        "core.py",
+        "return math.pi * d / math.log(base)",
+        "return math.pi * d / (2 * math.log(base))",
+    ),
+    "alias error without the endpoint term": Mutant(
+        "core.py", "- (np.cos(delta) - np.cos(delta / base)) / d", "- 0.0"
+    ),
+    "alias error with the endpoint term of the last sample": Mutant(
+        "core.py",
+        "- (np.cos(delta) - np.cos(delta / base)) / d",
+        "- (np.cos(delta) - np.cos(delta * base ** (-1 + 2 / d))) / d",
+    ),
+    "cotangent series with a wrong term": Mutant(
+        "core.py", "- x**3 / 45", "- x**3 / 15"
+    ),
+    "harmonic numbers off by one": Mutant(
+        "core.py",
+        "special.digamma(k + 1) + np.euler_gamma",
+        "special.digamma(k + 2) + np.euler_gamma - 1",
+    ),
+    "alias count keeps the aliases beyond base": Mutant(
+        "core.py", "harmonic(np.maximum(np.ceil(r / base) - 1, 0))", "0.0"
+    ),
     "cross terms with H transposed": Mutant(
         "core.py", "return table @ h @ table.T", "return table @ h.T @ table.T"
     ),
@@ -221,13 +245,23 @@ MUTANTS = {
         "schedule_integral(delta, schedule, base or 1e4)",
         "schedule_integral(delta, schedule)",
     ),
-    "floor of the unnormalised sums": Mutant(
+    "alias rms of the law's values, not its square": Mutant(
         "experiments.py",
-        "lambda x, d=d: inner_product(x, d, base) / (d / 2)",
-        "lambda x, d=d: inner_product(x, d, base)",
+        '"law": {d: rms(lambda x, d=d: rms_law(x, d, base)) for d in dims}',
+        '"law": {d: rms(lambda x, d=d: np.sqrt(rms_law(x, d, base))) for d in dims}',
     ),
-    "aliasing error without the endpoint term": Mutant(
-        "experiments.py", "- (np.cos(offsets) - np.cos(offsets / base)) / d", "- 0.0"
+    "alias rms of the integral at the default base": Mutant(
+        "experiments.py",
+        '"integral": rms(lambda x: decay_integral(x, base))',
+        '"integral": rms(lambda x: decay_integral(x))',
+    ),
+    "aliasing error scaled by sqrt(d) only": Mutant(
+        "experiments.py",
+        '"scaled": binned(error**2) * np.sqrt(d * np.log(base))',
+        '"scaled": binned(error**2) * np.sqrt(d)',
+    ),
+    "aliasing law from the rms of the count": Mutant(
+        "experiments.py", '"law": binned(count)', '"law": binned(count**2)'
     ),
     "expected RoPE score off by 2": Mutant(
         "experiments.py", "2 * waves.sum(axis=1) / d", "waves.sum(axis=1) / d"

@@ -44,32 +44,53 @@ def test_chapter_figures_draw_their_data():
         normalised,
     )
     scales = np.array([0.1, 0.2, 0.4])
-    assert_drawn(plots.remainder_figure(scales, scales**2, scales**3), scales**2)
     assert_drawn(
         plots.taylor_scale_figure(scales, scales, scales**2), scales, scales**2
     )
 
 
 def test_decay_figures_draw_their_data():
+    tau = np.linspace(0, 1, 11)
+    weights = np.cos(100 * 1e4**-tau)
+    figure = plots.slow_clocks_figure(tau, weights, tau[::2], weights[::2], 0.44, 100)
+    assert_drawn(figure, weights, weights[::2])
     regimes = posenc.decay_regimes(1e4, np.logspace(0, 6, 50))
-    floor = posenc.decay_floor((8, 32), edges=np.logspace(0, 6, 7), samples=20)
-    figure = plots.decay_law_figure(regimes, floor, 1e4)
     assert_drawn(
-        figure,
+        plots.decay_law_figure(regimes, 1e4),
         regimes["integral"],
         regimes["log_law"],
         regimes["envelope"],
         -regimes["envelope"],
-        floor["sums"][8],
-        floor["sums"][32],
-        floor["integral"],
     )
-    curves = {(64, 1e4): posenc.aliasing_error(64, 1e4, reach=5.0)}
-    assert_drawn(plots.aliasing_figure(curves), curves[64, 1e4][1])
     x = np.linspace(0, 50, 11)
     short, long = posenc.schedule_integrals(x), posenc.schedule_integrals(2 * x)
     figure = plots.schedule_integrals_figure([(x, short), (2 * x, long)])
     assert_drawn(figure, *short.values(), *long.values())
+
+
+def test_finite_d_figures_draw_their_data():
+    curves = {(64, 1e4): posenc.aliasing_error(64, 1e4, reach=5.0)}
+    ratio = np.linspace(0.1, 5, 50)
+    staircase = (ratio, np.sqrt(posenc.harmonic(np.floor(ratio))))
+    assert_drawn(
+        plots.aliasing_figure(curves, staircase),
+        curves[64, 1e4]["scaled"],
+        staircase[1],
+    )
+    rms = posenc.alias_rms((8, 32), edges=np.logspace(0, 6, 7), samples=20)
+    far = np.random.default_rng(0).normal(size=200)
+    figure = plots.rms_law_figure(rms, far)
+    assert_drawn(
+        figure,
+        rms["error"][8],
+        rms["error"][32],
+        rms["law"][8],
+        rms["law"][32],
+        rms["integral"],
+    )
+    heights = [patch.get_height() for patch in figure.axes[1].patches[1:]]
+    counts, _ = np.histogram(far, bins=np.linspace(-4, 4, 81), density=True)
+    np.testing.assert_allclose(heights, counts)
 
 
 def test_other_chapters_figures_draw_their_data():

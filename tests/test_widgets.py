@@ -207,8 +207,10 @@ def test_clock_hands_are_the_cosine_first_encoding():
 # ------------------------------------------------------------- decay explorers
 
 
-@pytest.mark.parametrize("d, base, delta_max", [(16, 10.0, 128), (512, 1e4, 65536)])
-def test_decay_explorer_plots_sum_integral_envelope_and_offsets(d, base, delta_max):
+@pytest.mark.parametrize(
+    "d, base, delta_max", [(16, 10.0, 128), (512, 1e4, 65536), (1024, 10.0, 128)]
+)
+def test_decay_explorer_plots_sum_integral_spread_and_offsets(d, base, delta_max):
     explorer = widgets.DecayExplorer()
     explorer.update(d=d, base=base, delta_max=delta_max)
     delta, plotted_sum = explorer.sum_line.get_data()
@@ -218,13 +220,31 @@ def test_decay_explorer_plots_sum_integral_envelope_and_offsets(d, base, delta_m
     )
     _, plotted_integral = explorer.integral_line.get_data()
     np.testing.assert_allclose(plotted_integral, posenc.decay_integral(delta, base))
+    spread = posenc.rms_law(delta, d, base)
     upper_delta, upper = explorer.upper.get_data()
-    np.testing.assert_allclose(upper, posenc.integral_envelope(upper_delta, base))
-    np.testing.assert_allclose(-explorer.lower.get_data()[1], upper)
-    star = posenc.aliasing_offset(d, base)
-    assert explorer.star.get_xdata()[0] == star
-    assert explorer.floor.get_height() == pytest.approx(2 / np.sqrt(d))
+    np.testing.assert_array_equal(upper_delta, delta)
+    np.testing.assert_allclose(upper, plotted_integral + spread)
+    np.testing.assert_allclose(explorer.lower.get_data()[1], plotted_integral - spread)
+    threshold = posenc.alias_threshold(d, base)
+    assert explorer.threshold.get_xdata()[0] == threshold
+    assert explorer.threshold.get_visible() == (threshold < delta_max)
+    assert explorer.level.get_height() == pytest.approx(2 / np.sqrt(d))
+    assert explorer.level.get_y() == pytest.approx(-1 / np.sqrt(d))
     assert explorer.ax.get_xlim() == (0, delta_max)
+
+
+def test_decay_explorer_legend_lists_only_what_the_default_chart_shows():
+    explorer = widgets.DecayExplorer()
+    (legend,) = explorer.figure.legends
+    labels = [text.get_text() for text in legend.get_texts()]
+    assert not any("floor" in label or "envelope" in label for label in labels)
+    # at the defaults every listed artist lies inside the axes
+    low, high = explorer.ax.get_xlim()
+    assert low < explorer.threshold.get_xdata()[0] < high
+    assert explorer.ax.get_ylim()[0] < explorer.level.get_y() < 0
+    for line in (explorer.sum_line, explorer.integral_line, explorer.upper):
+        x, y = line.get_data()
+        assert len(x) and np.all((x >= low) & (x <= high))
 
 
 @pytest.mark.parametrize("schedule", posenc.DECAY_SCHEDULES)
