@@ -95,7 +95,7 @@ def schedule_ratio(d: int, base: float = 10000.0) -> NDArray[np.float64]:
 
 #: The frequency schedules of real code, by name: the paper's, and the one of
 #: tensor2tensor (also fairseq's and Whisper's). (The continuous schedules
-#: theta_t of the chapter on long-range decay are ``core.DECAY_SCHEDULES``.)
+#: theta(tau) of the chapter on the decay integral are ``core.DECAY_SCHEDULES``.)
 CODEBASE_SCHEDULES: dict[str, Callable[..., NDArray[np.float64]]] = {
     "paper": paper_frequencies,
     "tensor2tensor": t2t_frequencies,
