@@ -92,6 +92,10 @@ def plain_reference_text(app: Sphinx, doctree: nodes.document, docname: str) -> 
 
 
 def setup(app: Sphinx) -> dict:
+    # The sidebar shows the chapter titles, maths included, on every page:
+    # every page must load MathJax (Sphinx loads it only where the body has
+    # maths; the search page and the proof index have none of their own).
+    app.set_html_assets_policy("always")
     # After the theme has set its page metadata (priority 500).
     app.connect("html-page-context", plain_page_title, priority=600)
     app.connect("doctree-resolved", plain_reference_text)

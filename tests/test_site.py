@@ -260,8 +260,8 @@ class Page(HTMLParser):
             self.resources.append(attrs.get("href", ""))
         if "posenc-player" in classes:
             self.players.append({"explorer": attrs["data-explorer"], "sizes": []})
-        if tag == "input" and attrs.get("type") == "range" and self.players:
-            self.players[-1]["sizes"].append(int(attrs["max"]) + 1)
+        if "data-kind" in attrs and self.players:  # a range or a group of buttons
+            self.players[-1]["sizes"].append(len(json.loads(attrs["data-labels"])))
         self._numbering(tag, attrs, classes)
         if tag not in ("img", "input", "meta", "link", "br", "hr", "source"):
             self._open.append((tag, attrs))
