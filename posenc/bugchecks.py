@@ -254,8 +254,8 @@ def check_relative_scores(
     position ``m`` and ``k`` to position ``n``, the score
     :math:`\langle R_m q, R_n k\rangle` must not change when both positions
     move by the same shift. Tested on ``trials`` random (seeded) vectors,
-    positions below 1000 and shifts below 1000; differences are compared to
-    ``atol * |q| |k|``.
+    positions from 0 to 999 and shifts from 1 to 1000; differences are
+    compared to ``atol * |q| |k|``.
     """
     d = check_dimension(d)
     base = check_base(base)
