@@ -1,10 +1,12 @@
 """A small, seeded attention model and numerical derivatives, for measuring
 the derivation's assumptions on a model instead of assuming them.
 
-Used in the chapter "The assumptions, revisited". The model is the pooled
-two-layer attention of the chapter "Attention cannot see order", with the
-same structure (attention, residual, layer norm, ReLU feed-forward, mean
-pooling, projection); its weights are random, not trained.
+Used in the chapter "The assumptions, revisited". The model is a smooth
+variant of the pooled two-layer attention of the chapter "Attention cannot
+see order": the same structure (attention, residual, layer norm,
+feed-forward, mean pooling, projection), but with tanh in place of ReLU in
+the feed-forward network, so that second derivatives exist everywhere, and
+with its own random weights, not trained.
 """
 
 from __future__ import annotations
@@ -27,8 +29,9 @@ __all__ = [
 
 
 def pooled_attention_model(d: int, seed: int = 0) -> Callable[[NDArray], float]:
-    """A scalar model f(X) for inputs X of shape (n, d): two attention layers,
-    mean pooling and a projection, with seeded random weights."""
+    """A scalar model f(X) for inputs X of shape (n, d): two attention layers
+    (each with a tanh feed-forward network), mean pooling and a projection,
+    with seeded random weights."""
     d = check_dimension(d)
     rng = np.random.default_rng(seed)
     w_q, w_k, w_v, w_1, w_2 = rng.normal(size=(5, d, d)) / np.sqrt(d)
