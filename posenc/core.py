@@ -650,10 +650,11 @@ def rope_partial_sums(delta: ArrayLike, d: int, base: float = 10000.0) -> NDArra
 def rope_bound(delta: ArrayLike, d: int, base: float = 10000.0) -> NDArray[np.float64]:
     r"""RoFormer's relative bound, :math:`\frac{1}{d/2}\sum_{j=1}^{d/2}|S_j(\Delta)|`.
 
-    For a RoPE attention score :math:`\mathrm{Re}\sum_i h_i
-    e^{\mathrm{i}\Delta\theta_i}` (with :math:`h_i` the complex products of
-    the query's and key's pairs, :math:`h_{d/2} = 0`), Abel summation gives
-    :math:`|\text{score}| \le \max_i |h_{i+1} - h_i| \sum_{j=1}^{d/2}|S_j|`.
+    For a RoPE attention score :math:`\mathrm{Re}\sum_i \zeta_i
+    e^{\mathrm{i}\Delta\theta_i}` (with :math:`\zeta_i` the complex products
+    of the query's and key's pairs, RoFormer's :math:`h_i`, and
+    :math:`\zeta_{d/2} = 0`), Abel summation gives :math:`|\text{score}|
+    \le \max_i |\zeta_{i+1} - \zeta_i| \sum_{j=1}^{d/2}|S_j|`.
     This function returns the sum divided by :math:`d/2`, the quantity
     Su et al. (2021, RoFormer) plot. Derived in the chapter "From adding to
     rotating: RoPE".
