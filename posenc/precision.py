@@ -5,9 +5,10 @@ Derived in the chapter "Precision and how many positions can be told apart".
 Two questions, one module:
 
 * **How wrong is a float32 table?** :func:`encoding_float32` computes the
-  encoding the way most frameworks do (positions, frequencies, the angle
-  ``t * theta_i`` and its sine and cosine all in float32). Its error grows
-  linearly with the position. Two remedies keep it at float32 rounding level:
+  encoding in float32 throughout, as most frameworks do (positions,
+  frequencies, the angle ``t * theta_i`` and its sine and cosine), with each
+  frequency rounded once. Its error grows linearly with the position. Two
+  remedies keep it at float32 rounding level:
   :func:`encoding_cast` (compute in float64, then cast the table) and
   :func:`encoding_reduced` (reduce each angle modulo ``2 pi`` in float64, then
   take sine and cosine in float32). :func:`entry_error_bound` and
@@ -84,12 +85,15 @@ INTEGER_LIMIT = {"float32": 2**24, "float64": 2**53}
 def encoding_float32(
     positions: ArrayLike, d: int, base: float = 10000.0
 ) -> NDArray[np.float32]:
-    r"""The encoding as most frameworks compute it: everything in float32.
+    r"""The encoding computed in float32 throughout, frequencies rounded once.
 
     Positions and frequencies are rounded to float32, the angle
     :math:`t\,\theta_i` is a float32 product (rounded), and its sine and
     cosine are float32. The frequencies are the correctly rounded
     :math:`\theta_i = \mathrm{base}^{-2i/d}`, so :math:`\theta_0 = 1` exactly.
+    (Code that computes them in log space, as an exponential in float32,
+    rounds them by up to about :math:`10u` and errs more than
+    :func:`entry_error_bound` allows.)
     Layout: the paper's (interleaved). Returns float32 of shape
     ``positions.shape + (d,)``.
 
@@ -202,19 +206,21 @@ def entry_error_bound(
 ) -> NDArray[np.float64]:
     r"""A bound on the error of each entry of a table computed by ``method``.
 
-    For pair :math:`i` both entries err by at most :math:`\alpha_i + \rho`,
+    For pair :math:`i` both entries err by at most :math:`\alpha_i + \eta`,
     where :math:`\alpha_i` bounds the error of the computed angle (the sine
-    and cosine are 1-Lipschitz) and :math:`\rho` the rounding of the sine or
+    and cosine are 1-Lipschitz) and :math:`\eta` the rounding of the sine or
     cosine itself. With unit roundoff :math:`u` (:data:`UNIT_ROUNDOFF`):
 
     * ``"float32"``, ``"float64"``: :math:`\alpha_i = (2u + u^2)|t|\theta_i`
-      (the frequency and the product are rounded once each),
+      (the frequency and the product are rounded once each; in float64
+      this needs :math:`d` a power of two, so that the exponent
+      :math:`i\cdot(2/d)` is exact),
       :math:`\alpha_0 = 0` (:math:`\theta_0 = 1` times an integer is exact),
-      :math:`\rho = 2u`;
+      :math:`\eta = 2u`;
     * ``"cast"``: the float64 :math:`\alpha_i`, and
-      :math:`\rho = u_{32}/2 + 2u_{64}`;
+      :math:`\eta = u_{32}/2 + 2u_{64}`;
     * ``"reduced"``: :math:`\alpha_i = 2u_{32} + (\text{float64 terms of order }
-      2^{-51}(|t|\theta_i + 1))`, :math:`\rho = 2u_{32}`.
+      2^{-51}(|t|\theta_i + 1))`, :math:`\eta = 2u_{32}`.
 
     Positions must be integers of magnitude at most :math:`2^{24}` for
     ``"float32"`` (the largest range in which float32 holds every integer)
@@ -232,12 +238,12 @@ def row_error_bound(
 ) -> NDArray[np.float64]:
     r"""A bound :math:`E(t) \ge \|\hat p_t - p_t\|`, the error of a whole row.
 
-    .. math:: E(t) = \Big(\sum_i \alpha_i^2\Big)^{1/2} + \sqrt d\,\rho
+    .. math:: E(t) = \Big(\sum_i \alpha_i^2\Big)^{1/2} + \sqrt d\,\eta
 
-    with :math:`\alpha_i, \rho` as in :func:`entry_error_bound`: an error
+    with :math:`\alpha_i, \eta` as in :func:`entry_error_bound`: an error
     :math:`\alpha` in the angle moves the pair :math:`(\sin, \cos)` along the
     unit circle by a chord of length at most :math:`\alpha`, and rounding
-    adds at most :math:`\rho` to each of the :math:`d` entries (Minkowski's
+    adds at most :math:`\eta` to each of the :math:`d` entries (Minkowski's
     inequality). For ``"float32"`` this is
     :math:`2^{-23}(|t|\,\|\theta_{\ge 1}\| + \sqrt d)` up to a relative
     :math:`2^{-25}`, where :math:`\|\theta_{\ge1}\|^2 = \sum_{i\ge1}\theta_i^2`.
