@@ -129,3 +129,42 @@ def test_aliasing_error_is_the_binned_rms_of_the_corrected_error():
     np.testing.assert_array_equal(np.isnan(scaled), empty)
     np.testing.assert_array_equal(np.isnan(law), empty)
     assert np.nanmax(scaled[ratio < 0.8]) < 0.3 < 0.8 < np.nanmin(scaled[ratio > 1.5])
+
+
+def test_rope_scores_follow_their_expectation_and_the_bound():
+    delta = np.arange(0, 301, 3)
+    scores = posenc.rope_scores(delta, d=32, samples=2000, seed=4)
+    np.testing.assert_array_equal(scores["bound"], posenc.rope_bound(delta, 32))
+    np.testing.assert_allclose(
+        scores["expected"], posenc.inner_product(delta, 32) / 16, rtol=1e-12
+    )
+    assert np.abs(scores["aligned"] - scores["expected"]).max() < 0.05
+    assert scores["aligned"][0] == pytest.approx(1, abs=0.05)
+    independent = scores["independent"]
+    assert independent.shape == (2000, delta.size)
+    assert np.abs(independent.mean(axis=0)).max() < 0.02
+    # E<q, k>^2 = d for independent q, k, so the spread of <q, k>/d is 1/sqrt(d)
+    np.testing.assert_allclose(independent.std(axis=0), 1 / np.sqrt(32), rtol=0.1)
+
+
+def test_score_scaling_measures_variance_d_and_saturation():
+    dims = (4, 64, 1024)
+    scaling = posenc.score_scaling(dims, keys=32, samples=300, seed=2)
+    np.testing.assert_allclose(scaling["variance"] / np.array(dims), 1, atol=0.1)
+    np.testing.assert_allclose(scaling["scaled_variance"], 1, atol=0.1)
+    assert np.all(np.diff(scaling["largest_weight"]) > 0)
+    assert scaling["largest_weight"][-1] > 0.85
+    assert np.ptp(scaling["scaled_largest_weight"]) < 0.05
+    assert np.all(scaling["scaled_largest_weight"] > 1 / 32)
+
+
+def test_pairing_scores_are_flat_for_one_pairing_and_wander_when_mixed():
+    scores = posenc.pairing_scores(d=8)
+    flat, other, wandering = (scores["fixed"][k] for k in scores["fixed"])
+    assert np.ptp(flat) < 1e-9 and np.ptp(other) < 1e-9 and np.ptp(wandering) > 1e-3
+    at_500 = scores["at_500"]
+    assert at_500["interleaved"][0] == pytest.approx(at_500["half-split"][0])
+    assert abs(at_500["interleaved"][1] - at_500["half-split"][1]) > 1e-3
+    rng = np.random.default_rng(0)
+    q, k = rng.standard_normal((2, 8))
+    assert flat[0] == pytest.approx(posenc.rotate(q, 3) @ posenc.rotate(k, 0))
