@@ -53,7 +53,7 @@ def frame_indices(player) -> str:
 def move(page, player, slider) -> dict:
     """Move ``slider`` one step (by keyboard); wait until its frame shows."""
     image = player.locator("img.posenc-frame")
-    before = image.get_attribute("src")
+    before = image.evaluate("img => img.src")  # absolute, as img.src
     value, top = int(slider.input_value()), int(slider.get_attribute("max"))
     slider.focus()
     page.keyboard.press("ArrowLeft" if value == top else "ArrowRight")
@@ -91,7 +91,7 @@ def test_moving_a_slider_shows_its_precomputed_frame(browser, base_url, path):
             assert step["output"] == step["label"]
         for group in player.locator('[data-kind="choice"]').all():
             image = player.locator("img.posenc-frame")
-            before = image.get_attribute("src")
+            before = image.evaluate("img => img.src")  # absolute, as img.src
             group.locator('button[aria-pressed="false"]').first.click()
             wait_for_new_frame(image, before)
             expected = f"_static/explorers/{name}/{frame_indices(player)}.png"
