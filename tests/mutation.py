@@ -77,15 +77,27 @@ def run_tests_against(
     environment = os.environ | {"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
     target = test_file if test is None else f"{test_file}::{test}"
     stop = ["-x"] if first_failure else []
-    result = subprocess.run(
-        [sys.executable, "-m", "pytest", *stop, "-q", "-rf", "-p", "no:cacheprovider"]
-        + [target],
-        cwd=workdir,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env=environment,
-    )
+    # A test that hangs has its stack dumped after 120 s (faulthandler), so
+    # a run that overstays its 300 s says where it was stuck.
+    command = [sys.executable, "-m", "pytest", *stop, "-q", "-rf"]
+    command += ["-p", "no:cacheprovider", "-o", "faulthandler_timeout=120", target]
+    try:
+        result = subprocess.run(
+            command,
+            cwd=workdir,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            env=environment,
+        )
+    except subprocess.TimeoutExpired as stuck:
+        output = "\n".join(
+            (text if isinstance(text, str) else text.decode(errors="replace"))[-4000:]
+            for text in (stuck.stdout, stuck.stderr)
+            if text
+        )
+        message = f"{target} ran over 300 s; its output:\n{output}"
+        raise AssertionError(message) from None
     pattern = rf"^FAILED {re.escape(test_file)}::(\w+)"
     failed = frozenset(re.findall(pattern, result.stdout, re.M))
     return Run(result.returncode, failed)
