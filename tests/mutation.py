@@ -9,16 +9,17 @@ mutate something else.
 
 Used by the mutation suites ``test_mutants.py`` and
 ``test_conventions_mutants.py`` (marked ``mutants``: ``pytest -m mutants -n
-2`` runs them in parallel, ``-m "not mutants"`` leaves them out) and by
-``scripts/mutate_static.py``, which reports which tests catch each mutant.
+2`` runs them in parallel, ``-m "not mutants"`` leaves them out) and
+``test_static_mutants.py``.
 """
 
 from __future__ import annotations
 
+import multiprocessing
+import multiprocessing.context
 import os
 import re
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 from typing import NamedTuple
@@ -54,6 +55,60 @@ def plant(package: Path, mutant: Mutant) -> None:
     source.write_text(text.replace(mutant.original, mutant.replacement))
 
 
+# The libraries the tests import, loaded once per test process by a fork
+# server: each run is a fork of that server, so it pays for importing
+# posenc's copy and the tests but not for numpy, scipy, sympy and matplotlib
+# (about 2.5 s of CPU per run, most of a run's cost). posenc itself is never
+# preloaded: every run must import its own mutated copy.
+PRELOAD = [
+    "numpy",
+    "scipy.special",
+    "scipy.integrate",
+    "scipy.linalg",
+    "matplotlib.pyplot",
+    "sympy",
+    "mpmath",
+    "hypothesis",
+    "pytest",
+    "PIL.Image",
+]
+TIMEOUT = 300  # seconds a run may take
+_SERVER = None
+
+
+def _server() -> multiprocessing.context.BaseContext:
+    global _SERVER
+    if _SERVER is None:
+        os.environ.setdefault("MPLBACKEND", "Agg")
+        # One BLAS thread: a fork of a process whose BLAS threads are running
+        # can hang in the child.
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+        _SERVER = multiprocessing.get_context("forkserver")
+        _SERVER.set_forkserver_preload(PRELOAD)
+    return _SERVER
+
+
+def _pytest_in(workdir: str, arguments: list[str], output: str) -> None:
+    """The body of one run, in a fork of the server: pytest on the copy in
+    ``workdir``, everything it prints written to ``output``."""
+    os.chdir(workdir)
+    sys.path.insert(0, workdir)  # the copy shadows the installed posenc
+    # Loading the environment's pytest plugins (notebooks, browsers, xdist)
+    # would triple the time of each run; hypothesis works without its plugin.
+    os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+    with open(output, "w") as sink:
+        os.dup2(sink.fileno(), 1)
+        os.dup2(sink.fileno(), 2)
+    sys.stdout = open(1, "w", closefd=False)  # noqa: SIM115
+    sys.stderr = open(2, "w", closefd=False)  # noqa: SIM115
+    import pytest
+
+    code = pytest.main(arguments)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(int(code))
+
+
 def run_tests_against(
     workdir: Path,
     test_file: str,
@@ -70,34 +125,25 @@ def run_tests_against(
     shutil.copy(ROOT / "tests" / test_file, workdir / test_file)
     if mutant is not None:
         plant(workdir / "posenc", mutant)
-    # `python -m pytest` puts the working directory first on sys.path, so the
-    # copy shadows the installed package. Loading the environment's pytest
-    # plugins (notebooks, browsers, xdist) would triple the time of each run;
-    # hypothesis works without its plugin.
-    environment = os.environ | {"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
     target = test_file if test is None else f"{test_file}::{test}"
-    stop = ["-x"] if first_failure else []
+    arguments = ["-x"] if first_failure else []
     # A test that hangs has its stack dumped after 120 s (faulthandler), so
-    # a run that overstays its 300 s says where it was stuck.
-    command = [sys.executable, "-m", "pytest", *stop, "-q", "-rf"]
-    command += ["-p", "no:cacheprovider", "-o", "faulthandler_timeout=120", target]
-    try:
-        result = subprocess.run(
-            command,
-            cwd=workdir,
-            capture_output=True,
-            text=True,
-            timeout=300,
-            env=environment,
-        )
-    except subprocess.TimeoutExpired as stuck:
-        output = "\n".join(
-            (text if isinstance(text, str) else text.decode(errors="replace"))[-4000:]
-            for text in (stuck.stdout, stuck.stderr)
-            if text
-        )
-        message = f"{target} ran over 300 s; its output:\n{output}"
-        raise AssertionError(message) from None
+    # a run that overstays its time says where it was stuck.
+    arguments += ["-q", "-rf", "-p", "no:cacheprovider"]
+    arguments += ["-o", "faulthandler_timeout=120", target]
+    output = workdir / "pytest-output.txt"
+    run = _server().Process(
+        target=_pytest_in, args=(str(workdir), arguments, str(output))
+    )
+    run.start()
+    run.join(TIMEOUT)
+    if run.exitcode is None:
+        run.kill()
+        run.join()
+    printed = output.read_text(errors="replace") if output.exists() else ""
+    if run.exitcode is None or run.exitcode < 0:
+        message = f"{target} ran over {TIMEOUT} s or was killed; its output:\n"
+        raise AssertionError(message + printed[-4000:])
     pattern = rf"^FAILED {re.escape(test_file)}::(\w+)"
-    failed = frozenset(re.findall(pattern, result.stdout, re.M))
-    return Run(result.returncode, failed)
+    failed = frozenset(re.findall(pattern, printed, re.M))
+    return Run(run.exitcode, failed)
