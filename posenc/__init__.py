@@ -20,6 +20,8 @@ One way to reach each thing from a chapter::
     frequencies, layout, schedule, start, column permutations;
   - :mod:`posenc.bugchecks` -- checks for the slips that shipped;
   - :mod:`posenc.precision` -- float32 error and distances between positions;
+  - :mod:`posenc.scaling` -- long context: frequencies after RoPE scaling,
+    the smallest base for a context length, bfloat16 rounding;
   - :mod:`posenc.toy` -- a seeded attention model, numerical derivatives;
   - :mod:`posenc.experiments` -- the sweeps and seeded samples the figures
     draw.
@@ -134,6 +136,16 @@ from .precision import (
     row_error_bound,
     squared_distance,
 )
+from .scaling import (
+    BASE_GRID_RATIO,
+    SCALING_METHODS,
+    cosine_sums,
+    first_negative,
+    min_base,
+    phase_step_threshold,
+    scaled_frequencies,
+    to_bfloat16,
+)
 from .toy import (
     cross_block,
     cross_leakage,
@@ -216,6 +228,14 @@ __all__ = [
     "dirichlet_bound",
     "certified_length",
     "certification_curves",
+    "SCALING_METHODS",
+    "BASE_GRID_RATIO",
+    "scaled_frequencies",
+    "cosine_sums",
+    "first_negative",
+    "phase_step_threshold",
+    "min_base",
+    "to_bfloat16",
     "pooled_attention_model",
     "gradient",
     "hessian",

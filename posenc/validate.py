@@ -22,7 +22,9 @@ __all__ = [
     "check_count",
     "check_dimension",
     "check_finite",
+    "check_given",
     "check_integers",
+    "check_minimum",
     "check_scalar",
     "check_square_matrix",
     "check_table",
@@ -109,6 +111,29 @@ def check_count(value: object, name: str, at_least: int = 1) -> int:
     if value < at_least:
         raise ValueError(f"{name} must be an integer >= {at_least}, got {value}")
     return int(value)
+
+
+def check_minimum(
+    value: object, name: str, minimum: float, *, strict: bool = False
+) -> float:
+    """``value`` as a float if it is a finite real number >= ``minimum``
+    (> with ``strict``), e.g. a scaling factor of at least 1."""
+    rule = f"a finite real number {'>' if strict else '>='} {minimum:g}"
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise ValueError(f"{name} must be {rule}, got {value!r}")
+    number = float(value)
+    allowed = number > minimum if strict else number >= minimum
+    if not math.isfinite(number) or not allowed:
+        raise ValueError(f"{name} must be {rule}, got {value!r}")
+    return number
+
+
+def check_given(value: object, name: str, reason: str) -> object:
+    """``value`` unless it is ``None``: an optional argument that ``reason``
+    (e.g. ``"method 'yarn'"``) needs."""
+    if value is None:
+        raise ValueError(f"{name} must be given for {reason}")
+    return value
 
 
 def check_choice(value: object, name: str, options: Sequence[object]) -> object:

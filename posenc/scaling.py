@@ -1,0 +1,365 @@
+"""Long context: the frequencies after RoPE scaling, and the smallest base.
+
+Derived in the chapter "How far the encoding reaches: base, context length
+and RoPE scaling".
+
+* :func:`scaled_frequencies` -- the frequencies :math:`\\theta_i` after each
+  scaling method in use (position interpolation, NTK-aware, dynamic NTK,
+  YaRN, Llama 3.1), with the factor YaRN puts on the attention logits. The
+  formulas are those of Hugging Face transformers'
+  ``modeling_rope_utils`` (version 5.x), defaults included, in float64.
+* :func:`cosine_sums` -- :math:`\\sum_i\\cos(\\Delta\\theta_i)` at every
+  integer offset up to a length, for any frequencies, fast.
+* :func:`min_base` -- the smallest base for which that sum stays
+  non-negative up to a context length (Men et al., 2024), by an exhaustive
+  scan of a geometric grid.
+* :func:`to_bfloat16` -- rounding to bfloat16, the 16-bit format in which
+  models are often run.
+
+The rotation convention does not matter here: every function depends on the
+frequencies only (pairs :math:`(x_{2i}, x_{2i+1})` or :math:`(x_i, x_{i+d/2})`
+turned by :math:`t\\theta_i` give the same sums). Nothing happens on import.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from . import core
+from .validate import (
+    check_base,
+    check_choice,
+    check_count,
+    check_dimension,
+    check_finite,
+    check_given,
+    check_minimum,
+)
+
+__all__ = [
+    "SCALING_METHODS",
+    "BASE_GRID_RATIO",
+    "scaled_frequencies",
+    "cosine_sums",
+    "first_negative",
+    "phase_step_threshold",
+    "min_base",
+    "to_bfloat16",
+]
+
+#: The scaling methods of :func:`scaled_frequencies`, in the order of the
+#: chapter: none, position interpolation, static NTK-aware, dynamic NTK,
+#: YaRN, Llama 3.1.
+SCALING_METHODS = ("none", "linear", "ntk", "dynamic", "yarn", "llama3")
+
+#: Ratio of neighbouring points of the grid of bases that :func:`min_base`
+#: scans: its answers are exact to a relative 1e-3.
+BASE_GRID_RATIO = 1.001
+
+
+def scaled_frequencies(
+    d: int,
+    base: float = 10000.0,
+    method: str = "none",
+    factor: float = 1.0,
+    original_context: int | None = None,
+    context: int | None = None,
+    beta_fast: float = 32.0,
+    beta_slow: float = 1.0,
+    low_freq_factor: float = 1.0,
+    high_freq_factor: float = 4.0,
+) -> tuple[NDArray[np.float64], float]:
+    r"""The frequencies after a RoPE scaling method, and its attention factor.
+
+    Returns ``(theta, attention_factor)``: the :math:`d/2` angular
+    frequencies :math:`\theta'_i` (float64) that replace
+    :math:`\theta_i = \mathrm{base}^{-2i/d}`, and the factor on the cos and
+    sin tables (so on the attention logits; 1.0 except for YaRN). With
+    :math:`s` = ``factor`` and :math:`L` = ``original_context``:
+
+    * ``"none"``: :math:`\theta'_i = \theta_i`;
+    * ``"linear"`` (position interpolation, Chen et al. 2023):
+      :math:`\theta_i/s`;
+    * ``"ntk"`` (NTK-aware, bloc97 2023): the base becomes
+      :math:`\mathrm{base}\cdot s^{d/(d-2)}`, so that the slowest pair is
+      divided by exactly :math:`s` and the fastest is unchanged;
+    * ``"dynamic"`` (dynamic NTK): the base becomes
+      :math:`\mathrm{base}\,(s\,\ell/L - s + 1)^{d/(d-2)}` with
+      :math:`\ell = \max(\text{context}, L)`; unchanged up to :math:`L`;
+    * ``"yarn"`` (Peng et al. 2023): with the pair index
+      :math:`c(r) = d\ln(L/(2\pi r))/(2\ln\mathrm{base})` at which a pair
+      turns :math:`r` times in :math:`L` positions, ``low`` =
+      :math:`\max(\lfloor c(\beta_\text{fast})\rfloor, 0)` and ``high`` =
+      :math:`\min(\lceil c(\beta_\text{slow})\rceil, d-1)`, the ramp
+      :math:`\gamma_i = \mathrm{clip}((i - \text{low})/(\text{high} -
+      \text{low}), 0, 1)` gives :math:`\theta'_i = (1-\gamma_i)\theta_i +
+      \gamma_i\theta_i/s`: fast pairs kept, slow pairs interpolated. The
+      attention factor is :math:`0.1\ln s + 1` (1 for :math:`s = 1`);
+    * ``"llama3"`` (Llama 3.1): with wavelengths :math:`\lambda_i =
+      2\pi/\theta_i`, pairs with :math:`\lambda_i > L/\text{low\_freq\_factor}`
+      are divided by :math:`s`, pairs with :math:`\lambda_i <
+      L/\text{high\_freq\_factor}` are kept, and in between
+      :math:`\theta'_i = (1-\sigma_i)\theta_i/s + \sigma_i\theta_i` with
+      :math:`\sigma_i = (L/\lambda_i - \text{low\_freq\_factor}) /
+      (\text{high\_freq\_factor} - \text{low\_freq\_factor})`.
+
+    These are the formulas of Hugging Face transformers' ``modeling_rope_utils``
+    (5.x: ``_compute_linear_scaling_rope_parameters``,
+    ``_compute_dynamic_ntk_parameters``, ``_compute_yarn_parameters``,
+    ``_compute_llama3_parameters``), with its defaults (YaRN's correction
+    range truncated by floor and ceil; a ramp of zero width widened by
+    0.001), computed in float64 where the library uses float32. The library
+    has no static NTK method: ``"ntk"`` is its dynamic method at the length
+    :math:`sL` with factor 1. Raises ``ValueError`` for an unknown method,
+    ``factor < 1``, a method without the context it needs (``"dynamic"``:
+    ``context`` and ``original_context``; ``"yarn"`` and ``"llama3"``:
+    ``original_context``), ``d`` odd or below 2 (below 4 for the NTK
+    methods), ``base <= 1``, ``beta_fast <= beta_slow`` or
+    ``high_freq_factor <= low_freq_factor``. Derived in the chapter "How far
+    the encoding reaches".
+    """
+    method = check_choice(method, "method", SCALING_METHODS)
+    d = check_dimension(d, at_least=4 if method in ("ntk", "dynamic") else 2)
+    base = check_base(base)
+    factor = check_minimum(factor, "factor", 1.0)
+    reason = f"method {method!r}"
+    if method in ("dynamic", "yarn", "llama3"):
+        original_context = check_count(
+            check_given(original_context, "original_context", reason),
+            "original_context",
+        )
+    if method == "dynamic":
+        context = check_count(check_given(context, "context", reason), "context")
+    theta = core.frequencies(d, base)
+    if method == "none":
+        return theta, 1.0
+    if method == "linear":
+        return theta / factor, 1.0
+    if method in ("ntk", "dynamic"):
+        growth = factor
+        if method == "dynamic":
+            length = max(context, original_context)
+            growth = factor * length / original_context - (factor - 1)
+        return core.frequencies(d, base * growth ** (d / (d - 2))), 1.0
+    if method == "yarn":
+        return _yarn(theta, d, base, factor, original_context, beta_fast, beta_slow)
+    return _llama3(theta, factor, original_context, low_freq_factor, high_freq_factor)
+
+
+def _yarn(theta, d, base, factor, original_context, beta_fast, beta_slow):
+    """YaRN's frequencies and attention factor (see :func:`scaled_frequencies`)."""
+    beta_slow = check_minimum(beta_slow, "beta_slow", 0.0, strict=True)
+    beta_fast = check_minimum(beta_fast, "beta_fast", beta_slow, strict=True)
+
+    def pair_turning(rotations: float) -> float:
+        # the (fractional) pair index that turns `rotations` times in L
+        turns = original_context / (rotations * 2 * math.pi)
+        return d * math.log(turns) / (2 * math.log(base))
+
+    low = max(math.floor(pair_turning(beta_fast)), 0)
+    high = min(math.ceil(pair_turning(beta_slow)), d - 1)
+    if low == high:
+        high += 0.001  # as the reference does, against a zero width
+    ramp = np.clip((np.arange(d // 2) - low) / (high - low), 0.0, 1.0)
+    scaled = (1 - ramp) * theta + ramp * theta / factor
+    attention = 0.1 * math.log(factor) + 1.0 if factor > 1 else 1.0
+    return scaled, attention
+
+
+def _llama3(theta, factor, original_context, low_freq_factor, high_freq_factor):
+    """Llama 3.1's frequencies (see :func:`scaled_frequencies`)."""
+    low_freq_factor = check_minimum(
+        low_freq_factor, "low_freq_factor", 0.0, strict=True
+    )
+    high_freq_factor = check_minimum(
+        high_freq_factor, "high_freq_factor", low_freq_factor, strict=True
+    )
+    wavelength = 2 * math.pi / theta
+    smooth = (original_context / wavelength - low_freq_factor) / (
+        high_freq_factor - low_freq_factor
+    )
+    blended = (1 - smooth) * theta / factor + smooth * theta
+    slow = wavelength > original_context / low_freq_factor
+    fast = wavelength < original_context / high_freq_factor
+    scaled = np.where(slow, theta / factor, np.where(fast, theta, blended))
+    return scaled, 1.0
+
+
+# ------------------------------------------------------ sums over offsets
+
+
+#: Most multiply-adds in one matrix product of :func:`_sums`: OpenBLAS runs
+#: products up to 4 * 65536 of them on one thread; larger ones start threads,
+#: which on a busy machine made a 0.002 s product take seconds.
+_PRODUCT_SIZE = 4 * 65536
+
+
+def _sums(theta: NDArray, start: int, count: int) -> NDArray[np.float64]:
+    """Rows of sum_i cos(m theta_i) for m = start ... start + count - 1.
+
+    ``theta`` has shape (J, N): J sets of frequencies at once. Writing m =
+    s + aK + k, cos(m theta) = cos(A)cos(k theta) - sin(A)sin(k theta) with
+    A = (s + aK) theta, so a (rows, K) table of sums is one matrix product:
+    about (count/K + K) N sines and cosines instead of count N. Pieces of at
+    most _PRODUCT_SIZE / (2N) offsets keep each product on one thread.
+    """
+    piece = max(1, _PRODUCT_SIZE // (2 * theta.shape[1]))
+    block = max(1, math.isqrt(piece))
+    inner = np.arange(block)[None, :, None] * theta[:, None, :]
+    right = np.concatenate([np.cos(inner), np.sin(inner)], axis=2)
+    right = right.transpose(0, 2, 1)
+    parts = []
+    for first in range(start, start + count, block * block):
+        rows = -(-min(block * block, start + count - first) // block)
+        outer = (first + np.arange(rows) * block)[None, :, None] * theta[:, None, :]
+        left = np.concatenate([np.cos(outer), -np.sin(outer)], axis=2)
+        parts.append(np.matmul(left, right).reshape(len(theta), rows * block))
+    return np.concatenate(parts, axis=1)[:, :count]
+
+
+def cosine_sums(theta: ArrayLike, count: int) -> NDArray[np.float64]:
+    r""":math:`g(\Delta) = \sum_i \cos(\Delta\theta_i)` for :math:`\Delta = 0,
+    1, \dots,` ``count``, for any frequencies ``theta``.
+
+    With the paper's frequencies this is :func:`posenc.inner_product` at
+    those offsets (Men et al.'s :math:`B(m)` up to a factor); any scaled
+    frequencies may be passed. The angle-addition formula turns the work
+    into one matrix product, which makes a million offsets cost
+    milliseconds. Its error is that of the direct sum: a few roundings of
+    each angle :math:`\Delta\theta_i`, in all at most about
+    :math:`4\,\Delta\sum_i\theta_i\,2^{-53}` plus :math:`10^{-14}N`
+    (tested). Returns an array of ``count + 1`` values.
+    """
+    theta = check_finite(theta, "theta")
+    if theta.ndim != 1 or theta.size == 0:
+        raise ValueError(
+            f"theta must be a non-empty 1-D array, got shape {theta.shape}"
+        )
+    count = check_count(count, "count", at_least=0)
+    return _sums(theta[None, :], 0, count + 1)[0]
+
+
+def first_negative(theta: ArrayLike, limit: int) -> int | None:
+    r"""The first integer offset :math:`0 \le \Delta \le` ``limit`` at which
+    :math:`\sum_i\cos(\Delta\theta_i) < 0`, or ``None`` if there is none.
+
+    The first zero crossing of the inner product of the chapter "Why
+    base^(-2i/d)" for the exact sum over pairs (not its integral), for any
+    frequencies (from :func:`scaled_frequencies`).
+    """
+    sums = cosine_sums(theta, limit)
+    negative = np.flatnonzero(sums < 0)
+    return int(negative[0]) if negative.size else None
+
+
+def phase_step_threshold(theta: ArrayLike) -> float:
+    r"""The offset :math:`2\pi/\max_i|\theta_i - \theta_{i+1}|` at which two
+    neighbouring pairs first differ by a full turn.
+
+    Beyond it the sum over pairs leaves its integral (chapter "Finite d");
+    for the paper's frequencies it is :math:`2\Delta^* = 2\pi/(1 -
+    \mathrm{base}^{-2/d})`, within about :math:`\pi` of
+    :math:`\Delta_1 = \pi d/\ln\mathrm{base}`. Needs at least two
+    frequencies, not all equal.
+    """
+    theta = check_finite(theta, "theta")
+    if theta.ndim != 1 or theta.size < 2:
+        raise ValueError(f"theta must be a 1-D array of at least 2, got {theta.shape}")
+    step = np.abs(np.diff(theta)).max()
+    if step == 0:
+        raise ValueError("theta must not be all equal: no phase step")
+    return float(2 * math.pi / step)
+
+
+# ------------------------------------------------------ the smallest base
+
+
+def min_base(context: int, d: int) -> float:
+    r"""The smallest base with :math:`\sum_i\cos(m\theta_i) \ge 0` for every
+    integer :math:`0 \le m \le` ``context`` (relative accuracy 1e-3).
+
+    The criterion is Men et al.'s (2024) :math:`B(m) \ge 0` for
+    :math:`\theta_i = \mathrm{base}^{-2i/d}`. The set of good bases is not an
+    interval (a base can pass while a larger one fails), so no bisection is
+    safe. The search scans the grid :math:`b_k = 1.001^k` *upward* and
+    returns the first grid point that passes, having shown every grid point
+    below it to fail:
+
+    * every base in :math:`(1, 1.001]` fails for ``context >= 2``:
+      all :math:`\theta_i \in [1/1.001, 1]`, so :math:`\cos 2\theta_i < 0`
+      and :math:`B(2) < 0`;
+    * a base that fails for a length :math:`L'` fails for every
+      :math:`L > L'` (the condition for :math:`L` contains the one for
+      :math:`L'`), so the scan for ``context`` starts at the answer for
+      ``context // 2``, a proved lower bound, and the answers are cached;
+    * a grid point is declared failed only on a computed :math:`B(m) < 0`
+      (its witness :math:`m`; witnesses of earlier points are tried
+      first), and passed only after all :math:`m \le` ``context`` have been
+      evaluated (:func:`cosine_sums`' error, below :math:`10^{-9}` for the
+      lengths of the chapter, is far below the margins).
+
+    So the answer is the smallest good base *of the grid*, which is within a
+    factor 1.001 of the smallest good base unless the good set has an
+    island narrower than one grid step below it (the tests scan a grid 100
+    times finer near the answers and find none). For ``context = 1`` every
+    base passes and the first grid point, 1.001, is returned. Derived in the
+    chapter "How far the encoding reaches".
+    """
+    context = check_count(context, "context", at_least=1)
+    d = check_dimension(d)
+    return BASE_GRID_RATIO ** _min_base_index(context, d)
+
+
+@functools.lru_cache(maxsize=256)
+def _min_base_index(context: int, d: int) -> int:
+    """The grid index k of :func:`min_base`: base = BASE_GRID_RATIO ** k."""
+    if context == 1:
+        return 1
+    index = _min_base_index(context // 2, d) if context >= 4 else 1
+    exponents = np.arange(d // 2) * (2.0 / d)
+    witnesses = np.zeros(0)
+    batch = 32
+    chunk = max(256, (context + 1) // 8)
+    starts = list(range(0, context + 1, chunk))[::-1]  # long offsets first
+    while True:
+        indices = index + np.arange(batch)
+        theta = (BASE_GRID_RATIO ** indices.astype(float))[:, None] ** -exponents
+        alive = np.ones(batch, dtype=bool)
+        if witnesses.size:
+            at_witnesses = np.cos(witnesses[None, :, None] * theta[:, None, :])
+            alive &= ~np.any(at_witnesses.sum(axis=2) < 0, axis=1)
+        for start in starts:
+            if not alive.any():
+                break
+            rows = np.flatnonzero(alive)
+            sums = _sums(theta[rows], start, min(chunk, context + 1 - start))
+            negative = sums < 0
+            failed = negative.any(axis=1)
+            found = start + np.argmax(negative[failed], axis=1)
+            witnesses = np.concatenate([witnesses, found[:4]])[-64:]
+            alive[rows[failed]] = False
+        if alive.any():
+            return int(indices[np.argmax(alive)])
+        index += batch
+
+
+# ------------------------------------------------------------- bfloat16
+
+
+def to_bfloat16(values: ArrayLike) -> NDArray[np.float64]:
+    r"""``values`` rounded to bfloat16 (to nearest, ties to even), as float64.
+
+    bfloat16 keeps float32's exponent and 8 significant bits, so its unit
+    roundoff is :math:`2^{-8}`: integers are exact up to 256, and from
+    :math:`2^e` to :math:`2^{e+1}` the spacing is :math:`2^{e-7}` (128 from
+    16384, 256 from 32768). The values are first rounded to float32, which
+    is exact for integers up to :math:`2^{24}` and for float32 input.
+    """
+    single = np.asarray(check_finite(values, "values"), dtype=np.float32)
+    bits = single.view(np.uint32).astype(np.uint64)
+    rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16 << 16
+    return rounded.astype(np.uint32).view(np.float32).astype(np.float64)

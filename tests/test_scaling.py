@@ -1,0 +1,449 @@
+"""posenc.scaling: scaled frequencies against the reference formulas, the
+smallest base against a brute-force scan, bfloat16 against exact rounding.
+
+The reference formulas below restate Hugging Face transformers'
+``src/transformers/modeling_rope_utils.py`` as of version 5.23.0 (read in
+that release's source): ``_compute_linear_scaling_rope_parameters``,
+``_compute_dynamic_ntk_parameters``, ``_compute_yarn_parameters`` (with its
+inner ``get_mscale``, ``find_correction_dim``, ``find_correction_range`` and
+``linear_ramp_factor``) and ``_compute_llama3_parameters``. They are written
+out pair by pair with ``math``, in float64, independently of
+``posenc.scaling``. That the library itself agrees with posenc (to its
+float32 rounding) was checked once, outside the test suite:
+``docs/research/issue11/compare_transformers.py`` and its output.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+import posenc
+from posenc import scaling
+
+# --------------------------------------------- the reference, restated
+
+
+def reference_default(d, base):
+    # inv_freq = 1 / base ** (arange(0, dim, 2) / dim)
+    return [1.0 / base ** (j / d) for j in range(0, d, 2)]
+
+
+def reference_linear(d, base, factor):
+    # inv_freq /= factor; attention_factor = 1.0
+    return [f / factor for f in reference_default(d, base)], 1.0
+
+
+def reference_dynamic(d, base, factor, max_position_embeddings, seq_len):
+    # seq_len = max(seq_len, max_position_embeddings)
+    # base = base * ((factor * seq_len / max_pos) - (factor - 1)) ** (dim / (dim - 2))
+    seq_len = max(seq_len, max_position_embeddings)
+    growth = factor * seq_len / max_position_embeddings - (factor - 1)
+    return reference_default(d, base * growth ** (d / (d - 2))), 1.0
+
+
+def reference_yarn(d, base, factor, original, beta_fast=32, beta_slow=1):
+    def get_mscale(scale, mscale=1):
+        if scale <= 1:
+            return 1.0
+        return 0.1 * mscale * math.log(scale) + 1.0
+
+    def find_correction_dim(num_rotations):
+        return (d * math.log(original / (num_rotations * 2 * math.pi))) / (
+            2 * math.log(base)
+        )
+
+    # truncate defaults to True: floor the low end, ceil the high end
+    low = max(math.floor(find_correction_dim(beta_fast)), 0)
+    high = min(math.ceil(find_correction_dim(beta_slow)), d - 1)
+    if low == high:
+        high += 0.001
+    inv_freq = []
+    for j, pos_freq in enumerate(base ** (k / d) for k in range(0, d, 2)):
+        ramp = min(max((j - low) / (high - low), 0.0), 1.0)
+        extrapolation_factor = 1 - ramp
+        interpolation = 1.0 / (factor * pos_freq)
+        extrapolation = 1.0 / pos_freq
+        inv_freq.append(
+            interpolation * (1 - extrapolation_factor)
+            + extrapolation * extrapolation_factor
+        )
+    return inv_freq, get_mscale(factor)
+
+
+def reference_llama3(d, base, factor, original, low_freq_factor, high_freq_factor):
+    low_freq_wavelen = original / low_freq_factor
+    high_freq_wavelen = original / high_freq_factor
+    out = []
+    for inv_freq in reference_default(d, base):
+        wavelen = 2 * math.pi / inv_freq
+        if wavelen < high_freq_wavelen:
+            out.append(inv_freq)
+        elif wavelen > low_freq_wavelen:
+            out.append(inv_freq / factor)
+        else:
+            smooth = (original / wavelen - low_freq_factor) / (
+                high_freq_factor - low_freq_factor
+            )
+            out.append((1 - smooth) * inv_freq / factor + smooth * inv_freq)
+    return out, 1.0
+
+
+def assert_matches(result, reference):
+    theta, attention = result
+    expected, expected_attention = reference
+    assert theta.dtype == np.float64 and theta.shape == (len(expected),)
+    # the same float64 formulas in another order: a few ulps apart
+    np.testing.assert_allclose(theta, expected, rtol=1e-13, atol=0)
+    assert attention == pytest.approx(expected_attention, rel=1e-15, abs=0)
+
+
+CONFIGS = [(64, 1e4), (128, 1e4), (128, 5e5), (128, 1e6), (256, 1e4)]
+
+
+@pytest.mark.parametrize("d, base", CONFIGS)
+def test_none_is_the_paper(d, base):
+    assert_matches(
+        posenc.scaled_frequencies(d, base), (reference_default(d, base), 1.0)
+    )
+
+
+@pytest.mark.parametrize("d, base", CONFIGS)
+@pytest.mark.parametrize("factor", [1.0, 2.0, 8.0, 40.0])
+def test_linear_matches_the_reference(d, base, factor):
+    assert_matches(
+        posenc.scaled_frequencies(d, base, "linear", factor),
+        reference_linear(d, base, factor),
+    )
+
+
+@pytest.mark.parametrize("d, base", CONFIGS)
+@pytest.mark.parametrize("factor", [1.0, 2.0, 8.0])
+@pytest.mark.parametrize("context", [100, 4096, 5000, 32768])
+def test_dynamic_matches_the_reference(d, base, factor, context):
+    result = posenc.scaled_frequencies(
+        d, base, "dynamic", factor, original_context=4096, context=context
+    )
+    assert_matches(result, reference_dynamic(d, base, factor, 4096, context))
+    if context <= 4096:  # unchanged up to the original length
+        np.testing.assert_array_equal(result[0], posenc.frequencies(d, base))
+
+
+@pytest.mark.parametrize("d, base", CONFIGS)
+@pytest.mark.parametrize("factor", [1.0, 2.0, 8.0, 32.0])
+def test_ntk_is_dynamic_at_factor_one_and_length_s_l(d, base, factor):
+    # The reference has no static NTK method; its dynamic method with factor
+    # 1 at the length factor * L raises the base by factor^(d/(d-2)).
+    length = int(factor * 4096)
+    assert_matches(
+        posenc.scaled_frequencies(d, base, "ntk", factor),
+        reference_dynamic(d, base, 1.0, 4096, length),
+    )
+
+
+@pytest.mark.parametrize("d, base", CONFIGS)
+@pytest.mark.parametrize("factor", [2.0, 8.0, 40.0])
+def test_ntk_keeps_the_fastest_pair_and_divides_the_slowest(d, base, factor):
+    theta, _ = posenc.scaled_frequencies(d, base, "ntk", factor)
+    plain = posenc.frequencies(d, base)
+    assert theta[0] == 1.0
+    assert theta[-1] == pytest.approx(plain[-1] / factor, rel=1e-12, abs=0)
+    assert np.all(np.diff(plain / theta) > 0)  # more scaling for slower pairs
+
+
+@pytest.mark.parametrize("d, base", CONFIGS)
+@pytest.mark.parametrize("factor", [1.0, 4.0, 16.0, 40.0])
+@pytest.mark.parametrize("original", [2048, 4096, 8192])
+@pytest.mark.parametrize("betas", [(32, 1), (16, 2), (64, 0.5)])
+def test_yarn_matches_the_reference(d, base, factor, original, betas):
+    result = posenc.scaled_frequencies(
+        d,
+        base,
+        "yarn",
+        factor,
+        original_context=original,
+        beta_fast=betas[0],
+        beta_slow=betas[1],
+    )
+    assert_matches(result, reference_yarn(d, base, factor, original, *betas))
+
+
+def test_yarn_widens_a_ramp_of_zero_width():
+    # d = 4, base 1e4, L = 4096: both ends of the range truncate to pair 1
+    # (and beyond), so low == high and the reference adds 0.001.
+    d, base, original = 4, 1e4, 4096
+    assert_matches(
+        posenc.scaled_frequencies(d, base, "yarn", 4.0, original_context=original),
+        reference_yarn(d, base, 4.0, original),
+    )
+
+
+def test_yarn_attention_factor_is_point_one_log_s_plus_one():
+    for factor in [1.0, 2.0, 16.0, 40.0]:
+        _, attention = posenc.scaled_frequencies(
+            128, 1e4, "yarn", factor, original_context=4096
+        )
+        expected = 0.1 * np.log(factor) + 1
+        assert attention == pytest.approx(expected, rel=1e-15, abs=0)
+
+
+def test_yarn_keeps_fast_pairs_and_interpolates_slow_ones():
+    d, base, factor, original = 128, 1e4, 16.0, 4096
+    theta, _ = posenc.scaled_frequencies(
+        d, base, "yarn", factor, original_context=original
+    )
+    plain = posenc.frequencies(d, base)
+    turns = original * plain / (2 * np.pi)  # turns in the original length
+    np.testing.assert_array_equal(
+        theta[turns > 32 * base ** (2 / d)], plain[turns > 32 * base ** (2 / d)]
+    )
+    slow = turns < 1 / base ** (2 / d)
+    np.testing.assert_allclose(theta[slow], plain[slow] / factor, rtol=1e-15)
+
+
+@pytest.mark.parametrize("d, base", CONFIGS)
+@pytest.mark.parametrize("factor", [1.0, 8.0, 32.0])
+@pytest.mark.parametrize("original", [2048, 8192])
+@pytest.mark.parametrize("low_high", [(1.0, 4.0), (2.0, 8.0), (0.5, 1.5)])
+def test_llama3_matches_the_reference(d, base, factor, original, low_high):
+    result = posenc.scaled_frequencies(
+        d,
+        base,
+        "llama3",
+        factor,
+        original_context=original,
+        low_freq_factor=low_high[0],
+        high_freq_factor=low_high[1],
+    )
+    assert_matches(result, reference_llama3(d, base, factor, original, *low_high))
+
+
+def test_llama31_setting_keeps_fast_and_divides_slow_pairs():
+    theta, attention = posenc.scaled_frequencies(
+        128, 5e5, "llama3", 8.0, original_context=8192
+    )
+    plain = posenc.frequencies(128, 5e5)
+    wavelength = 2 * np.pi / plain
+    kept, divided = wavelength < 8192 / 4, wavelength > 8192
+    np.testing.assert_array_equal(theta[kept], plain[kept])
+    np.testing.assert_allclose(theta[divided], plain[divided] / 8, rtol=1e-15)
+    middle = ~kept & ~divided
+    assert middle.sum() > 0 and attention == 1.0
+    assert np.all((theta[middle] < plain[middle]) & (theta[middle] > plain[middle] / 8))
+
+
+# ------------------------------------------------------------- bad input
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"method": "ntk-by-parts"}, "method must be one of"),
+        (
+            {"method": "linear", "factor": 0.5},
+            "factor must be a finite real number >= 1",
+        ),
+        ({"method": "linear", "factor": float("nan")}, "factor must be"),
+        ({"method": "yarn", "factor": 2.0}, "original_context must be given"),
+        ({"method": "llama3", "factor": 8.0}, "original_context must be given"),
+        (
+            {"method": "dynamic", "factor": 2.0, "original_context": 4096},
+            "context must be given",
+        ),
+        (
+            {"method": "dynamic", "factor": 2.0, "context": 9000},
+            "original_context must",
+        ),
+        (
+            {"method": "dynamic", "original_context": 4096, "context": 0},
+            "context must be an integer >= 1",
+        ),
+        (
+            {"method": "yarn", "original_context": -5},
+            "original_context must be an integer",
+        ),
+        (
+            {"method": "yarn", "original_context": 4096, "beta_fast": 1.0},
+            "beta_fast must be",
+        ),
+        (
+            {"method": "yarn", "original_context": 4096, "beta_slow": 0.0},
+            "beta_slow must be",
+        ),
+        (
+            {"method": "llama3", "original_context": 8192, "high_freq_factor": 1.0},
+            "high_freq_factor must be a finite real number > 1",
+        ),
+        (
+            {"method": "llama3", "original_context": 8192, "low_freq_factor": -1.0},
+            "low_freq_factor must be",
+        ),
+        ({"d": 7}, "d must be a positive even integer"),
+        ({"d": 0}, "d must be a positive even integer"),
+        ({"d": -4}, "d must be a positive even integer"),
+        (
+            {"d": 2, "method": "ntk", "factor": 2.0},
+            "d must be an even integer of at least 4",
+        ),
+        ({"base": 1.0}, "base must be a finite real number greater than 1"),
+        ({"base": 0.5, "method": "linear"}, "base must be"),
+    ],
+)
+def test_bad_input_names_the_parameter(kwargs, message):
+    kwargs = {"d": 64, **kwargs}
+    with pytest.raises(ValueError, match=message):
+        posenc.scaled_frequencies(**kwargs)
+
+
+@pytest.mark.parametrize(
+    "context, d, message",
+    [
+        (0, 128, "context must be an integer >= 1"),
+        (-10, 128, "context must be an integer >= 1"),
+        (2.5, 128, "context must be an integer"),
+        (100, 7, "d must be a positive even integer"),
+        (100, 0, "d must be a positive even integer"),
+    ],
+)
+def test_min_base_bad_input(context, d, message):
+    with pytest.raises(ValueError, match=message):
+        posenc.min_base(context, d)
+
+
+def test_sum_helpers_reject_bad_input():
+    with pytest.raises(ValueError, match="count must be an integer >= 0"):
+        scaling.cosine_sums([1.0, 0.1], -1)
+    with pytest.raises(ValueError, match="theta must be a non-empty 1-D array"):
+        scaling.cosine_sums([], 10)
+    with pytest.raises(ValueError, match="theta must not be all equal"):
+        scaling.phase_step_threshold([0.5, 0.5])
+
+
+# ---------------------------------------------------- sums over offsets
+
+
+@pytest.mark.parametrize("d, base", [(2, 1e4), (16, 100.0), (128, 5e5), (512, 1e4)])
+@pytest.mark.parametrize("count", [0, 1, 7, 4096, 70_001])
+def test_cosine_sums_match_the_direct_sum(d, base, count):
+    theta = posenc.frequencies(d, base)
+    offsets = np.arange(count + 1, dtype=float)
+    direct = posenc.inner_product(offsets, d, base)
+    sums = scaling.cosine_sums(theta, count)
+    assert sums.shape == (count + 1,)
+    # Both round the angle m theta_i (by up to m theta_i 2^-53 each) and then
+    # a few times more per term: four angle roundings plus 1e-14 per pair.
+    tolerance = 4 * count * theta.sum() * 2.0**-53 + 1e-14 * d / 2
+    np.testing.assert_allclose(sums, direct, rtol=0, atol=tolerance)
+
+
+def test_first_negative_is_the_first_offset_below_zero():
+    theta, _ = posenc.scaled_frequencies(128, 1e4, "linear", 4.0)
+    direct = np.cos(np.multiply.outer(np.arange(40_001.0), theta)).sum(axis=1)
+    first = scaling.first_negative(theta, 40_000)
+    assert direct[first] < 0 and np.all(direct[:first] >= 0)
+    assert scaling.first_negative(theta, first - 1) is None
+
+
+@pytest.mark.parametrize("d, base", [(16, 100.0), (128, 1e4), (512, 1e6)])
+def test_phase_step_threshold_is_twice_the_aliasing_offset(d, base):
+    threshold = scaling.phase_step_threshold(posenc.frequencies(d, base))
+    expected = 2 * posenc.aliasing_offset(d, base)
+    assert threshold == pytest.approx(expected, rel=1e-12, abs=0)
+
+
+# ------------------------------------------------------ the smallest base
+
+
+def passes(bases, context, d):
+    """Men et al.'s criterion for each base, summed directly (in chunks)."""
+    bases = np.atleast_1d(np.asarray(bases, dtype=float))
+    offsets = np.arange(context + 1, dtype=float)
+    verdicts = []
+    for chunk in np.array_split(bases, max(1, len(bases) * len(offsets) // 200_000)):
+        theta = chunk[:, None] ** -(np.arange(d // 2) * 2.0 / d)
+        angles = offsets[None, :, None] * theta[:, None, :]
+        verdicts.append(np.cos(angles).sum(axis=2).min(axis=1) >= 0)
+    return np.concatenate(verdicts)
+
+
+@pytest.mark.parametrize("d", [4, 16, 64, 128])
+@pytest.mark.parametrize("context", [2, 3, 9, 64])
+def test_min_base_is_the_first_good_point_of_the_grid(d, context):
+    base = posenc.min_base(context, d)
+    k = round(math.log(base) / math.log(scaling.BASE_GRID_RATIO))
+    assert base == scaling.BASE_GRID_RATIO**k
+    assert passes(base, context, d).all()
+    # brute force: every grid point below fails
+    below = scaling.BASE_GRID_RATIO ** np.arange(1, k)
+    assert not passes(below, context, d).any()
+
+
+@pytest.mark.parametrize("context, d", [(64, 128), (300, 128), (150, 64)])
+def test_no_island_of_good_bases_within_a_finer_grid_below(context, d):
+    # 100 points per grid step, over 30 steps below the grid point under
+    # the answer; between that point and the answer good bases may lie
+    # (the true smallest base), and here they do.
+    base = posenc.min_base(context, d)
+    ratio = scaling.BASE_GRID_RATIO
+    finer = base * ratio ** (-1 - np.arange(0, 3001) / 100)
+    assert not passes(finer, context, d).any()
+    within = base * ratio ** (-np.arange(1, 100) / 100)
+    assert passes(within, context, d).any()
+
+
+def test_the_good_bases_are_not_an_interval():
+    # above the smallest good base some bases fail again: no bisection
+    context, d = 1024, 128
+    base = posenc.min_base(context, d)
+    above = base * scaling.BASE_GRID_RATIO ** np.arange(1, 200)
+    verdicts = passes(above, context, d)
+    assert not verdicts.all() and verdicts.any()
+
+
+def test_min_base_grows_with_context_and_every_base_passes_at_one():
+    assert posenc.min_base(1, 64) == scaling.BASE_GRID_RATIO
+    values = [posenc.min_base(n, 128) for n in (2, 10, 100, 1000, 4096)]
+    assert values == sorted(values)
+    assert posenc.min_base(1024, 128) == pytest.approx(4297.6, rel=0, abs=0.1)
+
+
+# ------------------------------------------------------------- bfloat16
+
+
+def exact_bfloat16(value: float) -> float:
+    """Round to 8 significant bits, ties to even, in exact arithmetic."""
+    if value == 0:
+        return 0.0
+    exact = Fraction(value)
+    exponent = math.floor(math.log2(abs(value)))
+    if Fraction(2) ** exponent > abs(exact):  # log2 rounded up
+        exponent -= 1
+    spacing = Fraction(2) ** (exponent - 7)
+    return float(round(exact / spacing) * spacing)  # round(): ties to even
+
+
+def test_bfloat16_matches_exact_rounding():
+    rng = np.random.default_rng(11)
+    values = np.concatenate(
+        [
+            np.arange(0, 70_000, 7, dtype=float),
+            rng.uniform(-1e6, 1e6, 2000).astype(np.float32).astype(float),
+            [256.0, 257.0, 258.0, 16385.0, 16448.0, 16576.0, 65535.0, 1e-3],
+        ]
+    )
+    rounded = scaling.to_bfloat16(values)
+    expected = [exact_bfloat16(v) for v in values]
+    np.testing.assert_array_equal(rounded, expected)
+
+
+def test_bfloat16_spacing_of_positions():
+    positions = np.arange(70_000.0)
+    rounded = scaling.to_bfloat16(positions)
+    np.testing.assert_array_equal(rounded[:257], positions[:257])
+    assert rounded[257] == 256  # the first integer lost (a tie, to even)
+    for low, spacing in [(16384, 128), (32768, 256)]:
+        block = rounded[low : 2 * low]
+        assert np.all(np.isin(np.diff(np.unique(block)), [spacing]))
