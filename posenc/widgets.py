@@ -34,7 +34,7 @@ from matplotlib.collections import LineCollection
 from matplotlib.figure import Figure
 from PIL import Image
 
-from . import core, experiments, static
+from . import core, experiments, scaling, static
 from .plots import DIVERGING, PALETTE, new_figure
 
 __all__ = [
@@ -47,6 +47,7 @@ __all__ = [
     "ScheduleExplorer",
     "CrossTermExplorer",
     "ShiftExplorer",
+    "ScalingExplorer",
     "D_CHOICES",
     "BASE_CHOICES",
 ]
@@ -739,6 +740,173 @@ class ShiftExplorer(Explorer):
         )
 
 
+_PLAIN_SUMS: dict[tuple[int, float, int], np.ndarray] = {}
+
+
+def scaling_data(
+    method: str, factor: float, d: int, base: float, target: int, original: int
+) -> dict:
+    """Data of :class:`ScalingExplorer`.
+
+    ``ratio``: theta'_i / theta_i after the scaling method, against the
+    original ``wavelength`` 2 pi / theta_i; ``offsets`` (about 2000 integers,
+    log-spaced, 1 to ``target``) with ``scaled`` and ``plain``, the sums
+    g(Delta)/(d/2) with and without scaling; ``zero``: the first integer
+    offset up to ``target`` where the scaled sum is negative (None if none),
+    ``zero_plain`` the same without scaling; ``threshold``:
+    :func:`posenc.phase_step_threshold` of the scaled frequencies;
+    ``attention``: the method's attention factor. The dynamic method is
+    evaluated at the length ``target``.
+    """
+    plain = core.frequencies(d, base)
+    theta, attention = scaling.scaled_frequencies(
+        d, base, method, factor, original_context=original, context=target
+    )
+    scaled_sums = scaling.cosine_sums(theta, target) / (d / 2)
+    key = (d, base, target)
+    if key not in _PLAIN_SUMS:  # the same for every method: computed once
+        _PLAIN_SUMS[key] = scaling.cosine_sums(plain, target) / (d / 2)
+    plain_sums = _PLAIN_SUMS[key]
+    offsets = np.unique(np.round(np.geomspace(1, target, 2000))).astype(int)
+
+    def first_zero(sums: np.ndarray) -> int | None:
+        negative = np.flatnonzero(sums < 0)
+        return int(negative[0]) if negative.size else None
+
+    return {
+        "wavelength": 2 * np.pi / plain,
+        "ratio": theta / plain,
+        "offsets": offsets,
+        "scaled": scaled_sums[offsets],
+        "plain": plain_sums[offsets],
+        "zero": first_zero(scaled_sums),
+        "zero_plain": first_zero(plain_sums),
+        "threshold": scaling.phase_step_threshold(theta),
+        "attention": attention,
+    }
+
+
+_METHOD_NAMES = {
+    "none": "no scaling",
+    "linear": "position interpolation",
+    "ntk": "NTK-aware",
+    "dynamic": "dynamic NTK",
+    "yarn": "YaRN",
+    "llama3": "Llama 3.1",
+}
+
+
+class ScalingExplorer(Explorer):
+    """RoPE scaling methods: the frequencies they change, and the inner product."""
+
+    description = (
+        "Two stacked panels. Top: for each frequency pair, the factor by which "
+        "the chosen scaling method multiplies its frequency, against the "
+        "pair's wavelength on log axes, with the original context marked. "
+        "Bottom: the normalised inner product of two positions against their "
+        "offset on a log axis, after scaling (blue) and before (grey), with "
+        "its first zero and the phase-step threshold marked."
+    )
+    choices = (
+        Choice(
+            "method",
+            "method",
+            scaling.SCALING_METHODS,
+            "yarn",
+            format=lambda name: _METHOD_NAMES[name],
+        ),
+        Choice("factor", "factor s", (4.0, 8.0, 16.0), 8.0, format=lambda s: f"{s:g}"),
+        d_choice(128, (64, 128)),
+        base_choice(5e5, (1e4, 5e5)),
+        Choice(
+            "target",
+            "target context",
+            (32768, 131072),
+            131072,
+            format=lambda n: f"{n:,}",
+        ),
+    )
+    #: The context of pre-training, fixed: Llama 3's 8192.
+    original: ClassVar[int] = 8192
+
+    def build(self) -> Figure:
+        figure, (top, bottom) = new_figure(height=6.0, nrows=2)
+        top.set_xscale("log")
+        top.set_yscale("log")
+        top.set_xlim(4, 2e7)
+        top.set_ylim(0.04, 1.6)
+        top.set_xlabel("wavelength 2π/θᵢ before scaling (positions)")
+        top.set_ylabel("θ′ᵢ / θᵢ")
+        (self.ratio,) = top.plot([], [], "o", ms=3.5, color=PALETTE["blue"])
+        # static, so under the dots (zorder 1) in a blit and a full redraw alike
+        top.axvline(self.original, color=PALETTE["black"], lw=1, ls=":", zorder=1)
+        top.text(self.original * 1.15, 1.2, "original\ncontext", va="top", zorder=1)
+        self.guide = top.axhline(1.0, color=PALETTE["orange"], lw=1.2, ls="--")
+        self.top_title = top.set_title(" ")
+        self.dynamic(self.ratio, self.guide, *top.spines.values(), self.top_title)
+
+        bottom.set_xscale("log")
+        # fixed limits: redrawing a log axis costs more than all the data
+        bottom.set_xlim(1, max(self.choices[-1].options))
+        bottom.set_ylim(-0.35, 1.05)
+        bottom.set_xlabel("offset Δ = m − n")
+        bottom.set_ylabel("g(Δ) / (d/2)")
+        zero = bottom.axhline(0, color="#888888", lw=0.6)
+        (self.plain,) = bottom.plot(
+            [], [], color="#aaaaaa", lw=2.2, label="before scaling"
+        )
+        (self.scaled,) = bottom.plot(
+            [], [], color=PALETTE["blue"], lw=1.3, label="after scaling"
+        )
+        self.zero = bottom.axvline(
+            1, color=PALETTE["vermillion"], lw=1.4, label="first Δ with g < 0"
+        )
+        self.threshold = bottom.axvline(
+            1, color=PALETTE["green"], ls="--", lw=1.4, label="phase-step threshold"
+        )
+        self.target = bottom.axvline(
+            1, color=PALETTE["black"], ls=":", lw=1.2, label="target context"
+        )
+        figure.legend(
+            handles=[self.plain, self.scaled, self.zero, self.threshold, self.target],
+            loc="outside lower center",
+            ncol=2,
+        )
+        self.bottom_title = bottom.set_title(" ")
+        self.dynamic(self.plain, self.scaled, self.zero, self.threshold, self.target)
+        self.dynamic(zero, *bottom.spines.values(), self.bottom_title)
+        return figure
+
+    def draw(
+        self, method: str, factor: float, d: int, base: float, target: int
+    ) -> None:
+        data = scaling_data(method, factor, d, base, target, self.original)
+        self.ratio.set_data(data["wavelength"], data["ratio"])
+        self.guide.set_ydata([1 / factor, 1 / factor])
+        attention = (
+            f", logits ×{data['attention']:.3f}" if data["attention"] != 1 else ""
+        )
+        self.top_title.set_text(f"{_METHOD_NAMES[method]}, s = {factor:g}{attention}")
+        self.plain.set_data(data["offsets"], data["plain"])
+        self.scaled.set_data(data["offsets"], data["scaled"])
+        zero = data["zero"]
+        self.zero.set_visible(zero is not None)
+        if zero is not None:
+            self.zero.set_xdata([zero, zero])
+        threshold = data["threshold"]
+        self.threshold.set_xdata([threshold, threshold])
+        self.threshold.set_visible(threshold <= target)
+        self.target.set_xdata([target, target])
+        before = data["zero_plain"]
+        self.bottom_title.set_text(
+            f"d = {d}, base = {_power_of_ten(base)}: first zero "
+            + (f"{zero:,}" if zero is not None else "none")
+            + " (before: "
+            + (f"{before:,}" if before is not None else "none")
+            + ")"
+        )
+
+
 #: Every explorer of the book, for the benchmark and the static site.
 EXPLORERS: tuple[type[Explorer], ...] = (
     EncodingExplorer,
@@ -747,4 +915,5 @@ EXPLORERS: tuple[type[Explorer], ...] = (
     ScheduleExplorer,
     CrossTermExplorer,
     ShiftExplorer,
+    ScalingExplorer,
 )

@@ -299,3 +299,53 @@ def test_shift_explorer_plots_the_column_at_t_and_t_plus_k(k, pair):
     line_x, line_y = explorer.fit.get_data()
     np.testing.assert_allclose(line_y, alpha[2 * pair] * line_x + beta[2 * pair])
     assert f"R² = {r_squared[2 * pair]:.3f}" in explorer.title.get_text()
+
+
+# ------------------------------------------------------------ RoPE scaling
+
+
+@pytest.mark.parametrize(
+    "method, factor, d, base, target",
+    [
+        ("yarn", 8.0, 128, 5e5, 131072),
+        ("none", 4.0, 64, 1e4, 32768),
+        ("linear", 16.0, 128, 1e4, 32768),
+        ("dynamic", 4.0, 64, 5e5, 131072),
+        ("llama3", 8.0, 128, 5e5, 32768),
+    ],
+)
+def test_scaling_explorer_plots_the_scaled_frequencies_and_sums(
+    method, factor, d, base, target
+):
+    explorer = widgets.ScalingExplorer()
+    explorer.update(method=method, factor=factor, d=d, base=base, target=target)
+    theta, attention = posenc.scaled_frequencies(
+        d, base, method, factor, original_context=8192, context=target
+    )
+    plain = posenc.frequencies(d, base)
+    wavelength, ratio = explorer.ratio.get_data()
+    np.testing.assert_allclose(wavelength, 2 * np.pi / plain, rtol=1e-15)
+    np.testing.assert_allclose(ratio, theta / plain, rtol=1e-15)
+    assert explorer.guide.get_ydata()[0] == 1 / factor
+    offsets, scaled = explorer.scaled.get_data()
+    assert offsets[0] == 1 and offsets[-1] == target
+    direct = np.cos(np.multiply.outer(offsets.astype(float), theta)).sum(axis=1)
+    np.testing.assert_allclose(scaled, direct / (d / 2), rtol=0, atol=1e-9)
+    before = np.cos(np.multiply.outer(offsets.astype(float), plain)).sum(axis=1)
+    np.testing.assert_allclose(
+        explorer.plain.get_data()[1], before / (d / 2), rtol=0, atol=1e-9
+    )
+    zero = posenc.first_negative(theta, target)
+    assert explorer.zero.get_visible() == (zero is not None)
+    if zero is not None:
+        assert explorer.zero.get_xdata()[0] == zero
+    assert explorer.threshold.get_xdata()[0] == posenc.phase_step_threshold(theta)
+    assert explorer.target.get_xdata()[0] == target
+    title = explorer.bottom_title.get_text()
+    assert (f"{zero:,}" if zero is not None else "first zero none") in title
+    assert (f"×{attention:.3f}" in explorer.top_title.get_text()) == (attention != 1)
+
+
+def test_scaling_explorer_frames_stay_within_the_cap():
+    count = np.prod([len(c.options) for c in widgets.ScalingExplorer.choices])
+    assert count <= posenc.static.MAX_FRAMES
