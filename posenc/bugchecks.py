@@ -188,9 +188,9 @@ def rope_pairing(
 ) -> str:
     """Which coordinates a rotary function turns together, found by probing.
 
-    Rotates each unit vector ``e_j`` to position 1 with ``rotate_fn(x,
-    positions, base)`` and looks where it lands: on ``j`` and ``j ^ 1`` for
-    ``"interleaved"`` pairs, on ``j`` and ``j +- d/2`` for ``"half-split"``
+    Rotates each unit vector ``e_c`` to position 1 with ``rotate_fn(x,
+    positions, base)`` and looks where it lands: on ``c`` and ``c ^ 1`` for
+    ``"interleaved"`` pairs, on ``c`` and ``c +- d/2`` for ``"half-split"``
     pairs. Raises a ``ValueError`` for anything else. Needs ``d >= 4`` (for
     ``d = 2`` the two pairings are the same).
     """

@@ -135,7 +135,7 @@ def pytorch_tutorial(
 
 
 def _per_column_angles(t: NDArray, d: int, base: float) -> NDArray[np.float64]:
-    """One angle per column j, with the exponent of its pair, 2 (j // 2) / d."""
+    """One angle per column c, with the exponent of its pair, 2 (c // 2) / d."""
     column = np.arange(d)
     return t[..., None] / base ** (2 * (column // 2) / d)
 
@@ -145,7 +145,7 @@ def distilbert(
 ) -> NDArray[np.float64]:
     r"""Hugging Face DistilBERT's table (``create_sinusoidal_embeddings``).
 
-    An angle for every column :math:`j`, :math:`t/\mathrm{base}^{2\lfloor j/2
+    An angle for every column :math:`c`, :math:`t/\mathrm{base}^{2\lfloor c/2
     \rfloor/d}`, then the sine of the even columns and the cosine of the odd
     ones: the paper's table. The original computes it in float64 numpy and
     rounds the finished table to float32.

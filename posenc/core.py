@@ -170,7 +170,7 @@ def inner_product(
 
 
 def cin(z: ArrayLike) -> NDArray[np.float64]:
-    r"""The entire cosine integral, :math:`\mathrm{Cin}(z) = \int_0^z (1-\cos u)/u\,du`.
+    r"""The entire cosine integral, :math:`\mathrm{Cin}(z) = \int_0^z (1-\cos y)/y\,dy`.
 
     Related to the cosine integral by
     :math:`\mathrm{Ci}(z) = \gamma + \ln z - \mathrm{Cin}(z)` for :math:`z > 0`.
@@ -203,16 +203,18 @@ def decay_integral(x: ArrayLike, base: float = 10000.0) -> NDArray[np.float64]:
     r"""The continuous limit of the inner product, exactly.
 
     .. math::
-        I(x) = \mathrm{Re}\int_0^1 e^{\,i x\,\mathrm{base}^{-t}}\,dt
-             = \frac{\mathrm{Ci}(|x|) - \mathrm{Ci}(|x|/\mathrm{base})}
+        I(\Delta) = \mathrm{Re}\int_0^1
+                 e^{\,\mathrm{i}\Delta\,\mathrm{base}^{-\tau}}\,d\tau
+             = \frac{\mathrm{Ci}(|\Delta|) - \mathrm{Ci}(|\Delta|/\mathrm{base})}
                     {\ln \mathrm{base}}
-             = 1 - \frac{\mathrm{Cin}(|x|) - \mathrm{Cin}(|x|/\mathrm{base})}
+             = 1 - \frac{\mathrm{Cin}(|\Delta|) - \mathrm{Cin}(|\Delta|/\mathrm{base})}
                         {\ln \mathrm{base}}
 
-    (substitute :math:`u = |x|\,\mathrm{base}^{-t}`). The sum
+    at the offset :math:`\Delta` = ``x`` (substitute
+    :math:`y = |\Delta|\,\mathrm{base}^{-\tau}`). The sum
     :func:`inner_product` divided by :math:`d/2` is a left Riemann sum of this
     integral. The second form, with :func:`cin`, has no singularity at
-    :math:`x = 0`, where :math:`I = 1`. Even in ``x``; accurate to about
+    :math:`\Delta = 0`, where :math:`I = 1`. Even in ``x``; accurate to about
     ``1e-14`` absolute for :math:`|x|` up to ``1e7`` and beyond. Derived in the
     chapter "Why base^(-2i/d): the inner product decays".
     """
@@ -306,8 +308,8 @@ def alias_error(delta: ArrayLike, d: int, base: float = 10000.0) -> NDArray[np.f
 
     with :math:`g` = :func:`inner_product` and :math:`I` =
     :func:`decay_integral`. The last term is the exact endpoint term
-    :math:`(f(0) - f(1))/(2N)` of the left Riemann sum of
-    :math:`f(\tau) = \cos(\Delta\,\mathrm{base}^{-\tau})`, :math:`N = d/2`.
+    :math:`(F(0) - F(1))/(2N)` of the left Riemann sum of the integrand
+    :math:`F(\tau) = \cos(\Delta\,\mathrm{base}^{-\tau})`, :math:`N = d/2`.
     Derived in the chapter "Finite d".
     """
     delta = check_finite(delta, "delta")
@@ -352,7 +354,7 @@ def harmonic(k: ArrayLike) -> NDArray[np.float64]:
     r"""The harmonic numbers :math:`\mathcal H_k = 1 + 1/2 + \dots + 1/k`.
 
     :math:`\mathcal H_0 = 0`. For integers ``k >= 0``, as
-    :math:`\psi(k + 1) + \gamma` (digamma).
+    :math:`\operatorname{digamma}(k + 1) + \gamma`.
     """
     k = check_finite(k, "k")
     if np.any((k < 0) | (k != np.round(k))):
@@ -426,15 +428,16 @@ def schedule_frequencies(
 def schedule_integral(
     x: ArrayLike, schedule: str = "exponential", base: float = 10000.0
 ) -> NDArray[np.float64]:
-    r"""Exactly :math:`\int_0^1 \cos(x\,\theta(\tau))\,d\tau` for a schedule.
+    r"""Exactly :math:`\int_0^1 \cos(\Delta\,\theta(\tau))\,d\tau` for a schedule.
+
+    At the offset :math:`\Delta` = ``x``:
 
     * ``"exponential"``, :math:`\theta = \mathrm{base}^{-\tau}`: :func:`decay_integral`;
-    * ``"linear"``, :math:`\theta = \tau`: :math:`\sin x / x`;
-    * ``"square"``, :math:`\theta = \tau^2`:
-      :math:`\sqrt{\pi/(2x)}\;C\big(\sqrt{2x/\pi}\big)` with the Fresnel
-      integral :math:`C(z) = \int_0^z \cos(\pi s^2/2)\,ds`;
+    * ``"linear"``, :math:`\theta = \tau`: :math:`\sin \Delta / \Delta`;
+    * ``"square"``, :math:`\theta = \tau^2`: the Fresnel integral
+      :math:`\sqrt{\pi/(2\Delta)}\int_0^{\sqrt{2\Delta/\pi}} \cos(\pi y^2/2)\,dy`;
     * ``"sqrt"``, :math:`\theta = \sqrt\tau`:
-      :math:`2\big(\sin x/x + (\cos x - 1)/x^2\big)`.
+      :math:`2\big(\sin \Delta/\Delta + (\cos \Delta - 1)/\Delta^2\big)`.
 
     All are even in ``x`` and equal 1 at ``x = 0``. Derived in the chapter
     "Why base^(-2i/d): the inner product decays".
@@ -496,17 +499,18 @@ def rotate(
 ) -> NDArray[np.float64]:
     r"""Rotary position embedding (RoPE) of vectors ``x`` at ``positions``.
 
-    Pair :math:`i` of coordinates, :math:`(a_i, b_i)`, is rotated
-    counter-clockwise by the angle :math:`t\,\theta_i`, i.e. the complex
-    number :math:`a_i + i\,b_i` is multiplied by :math:`e^{i t\theta_i}`:
+    Pair :math:`i` of the coordinates of a vector :math:`v` (a row of ``x``),
+    :math:`(v', v'')`, is rotated counter-clockwise by the angle
+    :math:`t\,\theta_i`, i.e. the complex number :math:`v' + \mathrm{i}\,v''`
+    is multiplied by :math:`e^{\mathrm{i} t\theta_i}`:
 
     .. math::
-        a'_i = a_i\cos t\theta_i - b_i\sin t\theta_i, \qquad
-        b'_i = a_i\sin t\theta_i + b_i\cos t\theta_i.
+        v' \mapsto v'\cos t\theta_i - v''\sin t\theta_i, \qquad
+        v'' \mapsto v'\sin t\theta_i + v''\cos t\theta_i.
 
-    ``pairing="interleaved"`` pairs :math:`(x_{2i}, x_{2i+1})`, as RoFormer,
+    ``pairing="interleaved"`` pairs :math:`(v_{2i}, v_{2i+1})`, as RoFormer,
     Meta's LLaMA code and GPT-J do; ``pairing="half-split"`` pairs
-    :math:`(x_i, x_{i+d/2})`, as the ``rotate_half`` of Hugging Face's LLaMA
+    :math:`(v_i, v_{i+d/2})`, as the ``rotate_half`` of Hugging Face's LLaMA
     code does. The two agree after the coordinate
     permutation :func:`interleaved_to_halves`. ``x`` has shape ``(..., d)``
     with ``d`` even; ``positions`` broadcasts against ``x.shape[:-1]``.
@@ -605,13 +609,14 @@ def offset_leakage(c: ArrayLike) -> float:
 def column_fit(
     k: float, d: int, base: float = 10000.0, positions: ArrayLike | None = None
 ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
-    r"""Fit each column of :math:`p_{t+k}` on the same column of :math:`p_t`.
+    r"""Fit each column of :math:`p_{t+\ell}` on the same column of :math:`p_t`.
 
-    For every column :math:`j`, fits :math:`p_{t+k,j} \approx \alpha_j p_{t,j} +
-    \beta_j` over ``positions`` (default :math:`0, \dots, 19999`) and returns
-    ``(alpha, beta, r_squared)``, each of shape ``(d,)``. This is the
-    misconception that a shift acts on each coordinate separately; over many
-    full periods :math:`R^2_j \to \cos^2(k\theta_i)` for both columns of pair
+    For the shift :math:`\ell` = ``k`` and every column :math:`c`, fits
+    :math:`p_{t+\ell,c} \approx \alpha_c p_{t,c} + \beta_c` over ``positions``
+    (default :math:`0, \dots, 19999`) and returns ``(alpha, beta, r_squared)``,
+    each of shape ``(d,)``. This is the misconception that a shift acts on
+    each coordinate separately; over many full periods
+    :math:`R^2_c \to \cos^2(\ell\theta_i)` for both columns of pair
     :math:`i`. Derived in the chapter "A shift is a rotation".
     """
     if positions is None:
@@ -633,12 +638,12 @@ def column_fit(
 
 
 def rope_partial_sums(delta: ArrayLike, d: int, base: float = 10000.0) -> NDArray:
-    r"""The partial sums :math:`S_j(\Delta) = \sum_{i<j} e^{\mathrm{i}\Delta\theta_i}`.
+    r"""The partial sums :math:`Z_j(\Delta) = \sum_{i<j} e^{\mathrm{i}\Delta\theta_i}`.
 
     Returns a complex array of shape ``delta.shape + (d/2 + 1,)`` holding
-    :math:`S_0 = 0, S_1, \dots, S_{d/2}`. They enter RoFormer's bound on the
-    attention score through Abel summation. Derived in the chapter "From
-    adding to rotating: RoPE".
+    :math:`Z_0 = 0, Z_1, \dots, Z_{d/2}` (RoFormer's :math:`S_j`). They
+    enter RoFormer's bound on the attention score through Abel summation.
+    Derived in the chapter "From adding to rotating: RoPE".
     """
     theta = frequencies(d, base)
     delta = check_finite(delta, "delta")
@@ -648,13 +653,13 @@ def rope_partial_sums(delta: ArrayLike, d: int, base: float = 10000.0) -> NDArra
 
 
 def rope_bound(delta: ArrayLike, d: int, base: float = 10000.0) -> NDArray[np.float64]:
-    r"""RoFormer's relative bound, :math:`\frac{1}{d/2}\sum_{j=1}^{d/2}|S_j(\Delta)|`.
+    r"""RoFormer's relative bound, :math:`\frac{1}{d/2}\sum_{j=1}^{d/2}|Z_j(\Delta)|`.
 
     For a RoPE attention score :math:`\mathrm{Re}\sum_i \zeta_i
     e^{\mathrm{i}\Delta\theta_i}` (with :math:`\zeta_i` the complex products
     of the query's and key's pairs, RoFormer's :math:`h_i`, and
     :math:`\zeta_{d/2} = 0`), Abel summation gives :math:`|\text{score}|
-    \le \max_i |\zeta_{i+1} - \zeta_i| \sum_{j=1}^{d/2}|S_j|`.
+    \le \max_i |\zeta_{i+1} - \zeta_i| \sum_{j=1}^{d/2}|Z_j|`.
     This function returns the sum divided by :math:`d/2`, the quantity
     Su et al. (2021, RoFormer) plot. Derived in the chapter "From adding to
     rotating: RoPE".

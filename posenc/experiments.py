@@ -57,11 +57,11 @@ PERTURBATIONS = ("full", "diagonal", "rotation blocks")
 def perturbation(
     kind: str, strength: float, d: int, seed: int = 0
 ) -> NDArray[np.float64]:
-    """A matrix H = I + strength * E, as studied in "When H is not the identity".
+    """A matrix H = I + strength * G, as studied in "When H is not the identity".
 
-    ``kind``: "full" (E dense Gaussian), "diagonal" (E diagonal, each entry on
-    its own), or "rotation blocks" (E block diagonal with 2x2 blocks a I + b J,
-    which keep the cross term a function of the offset). E is scaled to the
+    ``kind``: "full" (G dense Gaussian), "diagonal" (G diagonal, each entry on
+    its own), or "rotation blocks" (G block diagonal with 2x2 blocks a I + b J,
+    which keep the cross term a function of the offset). G is scaled to the
     Frobenius norm of the identity, sqrt(d).
     """
     kind = check_choice(kind, "kind", PERTURBATIONS)
@@ -119,7 +119,7 @@ def leakage_baselines(
     each for ``"noise"``, symmetric L x L
     matrices whose entries above the diagonal are independent standard
     normal, and ``"random H"``, the cross terms :math:`p_m^\top B p_n` with
-    :math:`B = (A + A^\top)/\sqrt 2`, A a d x d matrix of independent standard
+    :math:`B = (Y + Y^\top)/\sqrt 2`, Y a d x d matrix of independent standard
     normal entries. One seeded generator. Used in the chapter "The
     assumptions, revisited".
     """
@@ -275,7 +275,7 @@ def rope_scores(
     * ``"bound"``: the relative bound :func:`posenc.rope_bound`;
     * ``"expected"``: :math:`g(\Delta)/(d/2)`, the expectation of the
       normalised score :math:`\langle R_m q, R_n q\rangle / d` of a random q
-      with standard normal entries (:math:`E|q_i|^2 = 2` per pair);
+      with standard normal entries (:math:`\mathbb{E}|q^{(i)}|^2 = 2` per pair);
     * ``"aligned"``: the mean of that score over ``samples`` random q (q = k);
     * ``"independent"``: the scores :math:`\langle R_m q, R_n k\rangle / d` of
       ``samples`` independent random q, k, shape ``(samples, len(delta))``.

@@ -66,11 +66,13 @@ def find_column_permutation(
 def column_distances(a: ArrayLike, b: ArrayLike) -> NDArray[np.float64]:
     r"""Root-mean-square distance between every column of ``a`` and of ``b``.
 
-    .. math:: D_{jk} = \Big(\frac{1}{n}\sum_t (a_{tj} - b_{tk})^2\Big)^{1/2}
+    Entry :math:`(c, c')` is the root mean square over the rows :math:`t`
+    (positions) the two tables share,
 
-    over the ``n`` rows (positions) the two tables share. Shape
-    ``(a.shape[1], b.shape[1])``; :math:`D_{jk} = 0` exactly where column
-    ``k`` of ``b`` equals column ``j`` of ``a``.
+    .. math:: \Big(\operatorname{mean}_t\,(a_{tc} - b_{tc'})^2\Big)^{1/2}.
+
+    Shape ``(a.shape[1], b.shape[1])``; an entry is 0 exactly where column
+    :math:`c'` of ``b`` equals column :math:`c` of ``a``.
     """
     a = check_finite(a, "a")
     b = check_finite(b, "b")
@@ -112,8 +114,8 @@ def offset_profiles(
 def column_frequencies(table: ArrayLike) -> NDArray[np.float64]:
     r"""The angular frequency of every column, measured from the column alone.
 
-    A sinusoid :math:`c(t) = A\sin(\theta t + \varphi)` sampled at consecutive
-    integers obeys :math:`c(t+1) + c(t-1) = 2\cos\theta\; c(t)`. The least
+    A sinusoid :math:`y(t) = \rho\sin(\theta t + \varphi)` sampled at consecutive
+    integers obeys :math:`y(t+1) + y(t-1) = 2\cos\theta\; y(t)`. The least
     squares solution of that recurrence over the rows gives
     :math:`\cos\theta`, hence :math:`\theta \in [0, \pi]`, without knowing the
     layout, the order or the start position. Permuting columns permutes these

@@ -376,7 +376,8 @@ def rms_law_figure(rms: dict, scaled_far, level_band: float = 0.1):
 
     ``rms`` is :func:`posenc.alias_rms`. ``scaled_far`` is sqrt(d) g/(d/2)
     at offsets far beyond the base, drawn as a histogram against the
-    standard normal density, with the band ``|x| < level_band`` shaded.
+    standard normal density, with the band of values below ``level_band`` in
+    size shaded.
     """
     figure, (left, right) = new_figure(10.0, 3.9, ncols=2)
     centres = rms["centres"]
@@ -411,7 +412,7 @@ def rms_law_figure(rms: dict, scaled_far, level_band: float = 0.1):
         color=PALETTE["sky"],
         alpha=0.5,
         lw=0,
-        label=rf"$|x| < {level_band:g}$",
+        label=rf"below {level_band:g} in size",
     )
     right.hist(
         scaled_far,
@@ -430,7 +431,7 @@ def rms_law_figure(rms: dict, scaled_far, level_band: float = 0.1):
         label="standard normal",
     )
     right.set_xlim(-4, 4)
-    right.set_xlabel(r"$x = \sqrt{d}\; g(\Delta)/(d/2)$")
+    right.set_xlabel(r"$\sqrt{d}\; g(\Delta)/(d/2)$")
     right.set_ylabel("density")
     right.set_title("(b) far beyond the base: no floor")
     right.legend(frameon=False, fontsize=9, loc="upper right")
@@ -464,7 +465,7 @@ def leakage_figure(strengths, curves: dict):
         )
     ax.set_ylim(1e-6, 1.5)
     ax.set_xlabel(
-        r"strength $\varepsilon$ of the perturbation, $H = I + \varepsilon E$"
+        r"strength $\varepsilon$ of the perturbation, $H = I + \varepsilon G$"
     )
     ax.set_ylabel("offset leakage")
     ax.legend(frameon=False, fontsize=9, loc="lower right")
@@ -540,7 +541,7 @@ def rope_decay_figure(delta, scores: dict):
     figure, (left, right) = new_figure(10.0, 3.8, ncols=2)
     left.plot(delta, scores["bound"], color=PALETTE["black"], lw=1.4)
     left.set_xlabel(r"relative distance $m - n$")
-    left.set_ylabel(r"$\frac{1}{d/2}\sum_j |S_j(m - n)|$")
+    left.set_ylabel(r"$\frac{1}{d/2}\sum_j |Z_j(m - n)|$")
     left.set_title("(a) RoFormer's relative upper bound")
 
     right.fill_between(
@@ -917,12 +918,12 @@ def scaling_figure(dims, scaling: dict, keys: int = 64):
         scaling["scaled_variance"],
         "s-",
         color=PALETTE["blue"],
-        label=r"$q\cdot k/\sqrt{d}$",
+        label=r"$q\cdot k/\sqrt{d_k}$",
     )
-    left.loglog(dims, dims, ":", color="#777777", label="slope 1 (variance = d)")
-    left.set_xlabel("dimension d")
+    left.loglog(dims, dims, ":", color="#777777", label=r"slope 1 (variance $= d_k$)")
+    left.set_xlabel(r"key dimension $d_k$")
     left.set_ylabel("variance of the score")
-    left.set_title("(a) the variance grows like d")
+    left.set_title(r"(a) the variance grows like $d_k$")
     left.legend(frameon=False, fontsize=9)
     right.semilogx(
         dims,
@@ -936,11 +937,11 @@ def scaling_figure(dims, scaling: dict, keys: int = 64):
         scaling["scaled_largest_weight"],
         "s-",
         color=PALETTE["blue"],
-        label=r"scaled by $1/\sqrt{d}$",
+        label=r"scaled by $1/\sqrt{d_k}$",
     )
     right.axhline(1 / keys, color="#777777", ls=":", label=f"uniform, 1/{keys}")
     right.set_ylim(0, 1.02)
-    right.set_xlabel("dimension d")
+    right.set_xlabel(r"key dimension $d_k$")
     right.set_ylabel(f"mean largest weight of {keys}")
     right.set_title("(b) unscaled softmax saturates")
     right.legend(frameon=False, fontsize=9, loc="center right")
@@ -983,7 +984,9 @@ def taylor_scale_figure(scales, first_error, second_error, actual: float = 1.0):
         fontsize=9,
     )
     ax.axhline(0.01, color="#888888", ls=":", lw=1)
-    ax.set_xlabel(r"scale $s$ of the added encoding, $x_t + s\,p_t$")
+    ax.set_xlabel(
+        r"scale $\varepsilon$ of the added encoding, $x_t + \varepsilon\,p_t$"
+    )
     ax.set_ylabel("relative error of the expansion")
     ax.legend(frameon=False, fontsize=9, loc="upper left")
     return figure

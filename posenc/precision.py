@@ -122,8 +122,8 @@ def reduced_angles(
 ) -> NDArray[np.float64]:
     r"""The angles :math:`t\,\theta_i` reduced to :math:`[-\pi, \pi]`, in float64.
 
-    .. math:: r_i = t\,\theta_i - 2\pi k_i, \qquad
-        k_i = \mathrm{round}\big(t\,\theta_i / 2\pi\big).
+    .. math:: \varphi_i = t\,\theta_i
+        - 2\pi\,\mathrm{round}\big(t\,\theta_i / 2\pi\big).
 
     The reduction costs a few float64 roundings, of order
     :math:`2^{-51}(|t|\theta_i + 1)`: the period :math:`2\pi/\theta_i` is
@@ -236,9 +236,9 @@ def entry_error_bound(
 def row_error_bound(
     positions: ArrayLike, d: int, base: float = 10000.0, method: str = "float32"
 ) -> NDArray[np.float64]:
-    r"""A bound :math:`E(t) \ge \|\hat p_t - p_t\|`, the error of a whole row.
+    r"""A bound :math:`\mathcal E(t) \ge \|\hat p_t - p_t\|`, the error of a whole row.
 
-    .. math:: E(t) = \Big(\sum_i \alpha_i^2\Big)^{1/2} + \sqrt d\,\eta
+    .. math:: \mathcal E(t) = \Big(\sum_i \alpha_i^2\Big)^{1/2} + \sqrt d\,\eta
 
     with :math:`\alpha_i, \eta` as in :func:`entry_error_bound`: an error
     :math:`\alpha` in the angle moves the pair :math:`(\sin, \cos)` along the
@@ -294,20 +294,21 @@ def distance_records(
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     r"""Every offset that brings two encodings closer than any smaller offset.
 
-    Returns ``(offsets, distances)``: the offsets :math:`\Delta_1 = 1 <
-    \Delta_2 < \dots \le` ``max_offset`` at which
+    Returns ``(offsets, distances)``: the offsets :math:`1 = \Delta^{(1)} <
+    \Delta^{(2)} < \dots \le` ``max_offset`` at which
     :math:`\|p_{m+\Delta} - p_m\|` (from :func:`squared_distance`) is smaller
     than for every smaller positive offset, and those distances. They
     determine :func:`minimum_distance` for every :math:`L \le`
     ``max_offset + 1``.
 
     The scan is exact but fast. The first ``screen_pairs`` pairs alone give a
-    lower bound on the squared distance, :math:`\sum_{i<k} 4\sin^2(\Delta
-    \theta_i/2) = 2k - 2\sum_{i<k}\cos\Delta\theta_i`. For offsets
-    :math:`\Delta = s + j` (:math:`0 \le j <` ``block``) the angle-addition
-    formula turns that sum into a matrix product,
-    :math:`\cos(s\theta + j\theta) = \cos s\theta\cos j\theta - \sin
-    s\theta\sin j\theta`, computed for many :math:`s` at once. Only offsets
+    lower bound on the squared distance, their terms
+    :math:`4\sin^2(\Delta\theta_i/2) = 2 - 2\cos\Delta\theta_i` summed. For
+    offsets :math:`\Delta = \Delta_0 + \Delta'` (:math:`0 \le \Delta' <`
+    ``block``) the angle-addition formula turns that sum into a matrix
+    product, :math:`\cos(\Delta_0\theta + \Delta'\theta) = \cos
+    \Delta_0\theta\cos \Delta'\theta - \sin \Delta_0\theta\sin \Delta'\theta`,
+    computed for many block starts :math:`\Delta_0` at once. Only offsets
     whose lower bound beats the best distance so far (with a margin for
     float64 rounding) are evaluated in full.
     """
@@ -387,11 +388,11 @@ def minimum_distance(
 def dirichlet_bound(lengths: ArrayLike, d: int) -> NDArray[np.float64]:
     r"""Dirichlet's upper bound on the smallest distance among ``L`` positions.
 
-    .. math:: D(L) < \frac{2\pi\sqrt{n}}{N}, \qquad n = d/2,\quad
-        N = \big\lfloor (L-1)^{1/n} \big\rfloor,
+    .. math:: D(L) < \frac{2\pi\sqrt{N}}{M}, \qquad N = d/2,\quad
+        M = \big\lfloor (L-1)^{1/N} \big\rfloor,
 
     valid for every base. (Pigeonhole: among the offsets :math:`0, \dots,
-    N^n` two have all :math:`n` angles within :math:`2\pi/N` of each other
+    M^N` two have all :math:`N` angles within :math:`2\pi/M` of each other
     modulo :math:`2\pi`.) Returns an array of ``lengths``' shape.
     """
     n = check_dimension(d) // 2
@@ -418,9 +419,9 @@ def certified_length(
     base: float = 10000.0,
     method: str = "float32",
 ) -> int:
-    r"""The largest :math:`L \le` ``max_length`` with :math:`2E(L-1) < D(L)`.
+    r"""The largest :math:`L \le` ``max_length`` with :math:`2\mathcal E(L-1) < D(L)`.
 
-    :math:`E` is :func:`row_error_bound` for ``method`` and :math:`D`
+    :math:`\mathcal E` is :func:`row_error_bound` for ``method`` and :math:`D`
     :func:`minimum_distance` from the records ``offsets, distances`` of a
     scan up to ``max_length - 1``. Up to that :math:`L` every stored row is
     nearer its own exact encoding than any other position's, so all
@@ -437,8 +438,8 @@ def certified_length(
         error = row_error_bound(length - 1, d, base, method)
         return bool(2 * error < minimum_distance(length, offsets, distances))
 
-    # D(L) only falls and E(L - 1) only grows, so the condition holds for an
-    # initial range of L: find its end by bisection.
+    # D(L) only falls and the row bound at L - 1 only grows, so the
+    # condition holds for an initial range of L: find its end by bisection.
     if holds(max_length):
         return max_length
     if not holds(2):
@@ -459,12 +460,12 @@ def certification_curves(
     base: float = 10000.0,
     methods: tuple[str, ...] = ("float32", "cast", "float64"),
 ) -> dict:
-    r"""Both sides of the rule :math:`2E(L-1) < D(L)`, for several methods.
+    r"""Both sides of the rule :math:`2\mathcal E(L-1) < D(L)`, for several methods.
 
     At each ``L`` of ``lengths``: ``"distance"``, :math:`D(L)` from
     :func:`minimum_distance` with the records ``offsets, distances`` (scanned
     up to ``max_length - 1``); ``"twice_error"``, a map from each of
-    ``methods`` to :math:`2E(L-1)` (:func:`row_error_bound`); and
+    ``methods`` to :math:`2\mathcal E(L-1)` (:func:`row_error_bound`); and
     ``"certified"``, a map from each method to its
     :func:`certified_length` up to ``max_length``.
     """

@@ -29,7 +29,7 @@ __all__ = [
 
 
 def pooled_attention_model(d: int, seed: int = 0) -> Callable[[NDArray], float]:
-    """A scalar model f(X) for inputs X of shape (n, d): two attention layers
+    """A scalar model f(X) for inputs X of shape (tokens, d): two attention layers
     (each with a tanh feed-forward network), mean pooling and a projection,
     with seeded random weights."""
     d = check_dimension(d)
@@ -107,15 +107,18 @@ def mixed_block(
 ) -> NDArray:
     r"""The d x d block :math:`\partial^2 f / \partial x_m \partial x_n` at ``x``.
 
-    ``x`` has shape (tokens, d). Entry (a, b) is the central difference
+    ``x`` has shape (tokens, d). Entry (c, c') is the central difference
 
-    .. math:: \frac{f(x + h e_{ma} + h e_{nb}) - f(x + h e_{ma} - h e_{nb})
-              - f(x - h e_{ma} + h e_{nb}) + f(x - h e_{ma} - h e_{nb})}{4h^2}
+    .. math:: \frac{f(x + \kappa e_{mc} + \kappa e_{nc'})
+              - f(x + \kappa e_{mc} - \kappa e_{nc'})
+              - f(x - \kappa e_{mc} + \kappa e_{nc'})
+              + f(x - \kappa e_{mc} - \kappa e_{nc'})}{4\kappa^2}
 
-    with :math:`h` = ``step``: :math:`4d^2` evaluations of ``f``, instead of
-    the whole Hessian of :func:`hessian`. For ``m != n`` its error is
-    O(h^2) plus rounding O(eps / h^2). Used in the chapter "The assumptions,
-    revisited".
+    with the step :math:`\kappa` = ``step`` and :math:`e_{mc}` the unit input
+    that moves coordinate :math:`c` of token :math:`m`: :math:`4d^2`
+    evaluations of ``f``, instead of the whole Hessian of :func:`hessian`.
+    For ``m != n`` its error is O(step^2) plus rounding O(eps / step^2).
+    Used in the chapter "The assumptions, revisited".
     """
     x = np.asarray(x, dtype=float)
     d = x.shape[1]

@@ -632,7 +632,7 @@ class CrossTermExplorer(Explorer):
     choices = (
         Choice(
             "kind",
-            "E",
+            "G",
             experiments.PERTURBATIONS,
             "full",
             format=lambda k: {"full": "dense", "diagonal": "diagonal"}.get(k, "aI+bJ"),
@@ -716,7 +716,7 @@ class ShiftExplorer(Explorer):
             label="positions t = 0 … 3999",
         )
         (self.fit,) = ax.plot(
-            [], [], color=PALETTE["vermillion"], lw=2, label="best line  α·x + β"
+            [], [], color=PALETTE["vermillion"], lw=2, label="best straight line"
         )
         ax.set_xlim(-1.1, 1.1)
         ax.set_ylim(-1.1, 1.45)
