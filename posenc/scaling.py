@@ -79,33 +79,35 @@ def scaled_frequencies(
     frequencies :math:`\theta'_i` (float64) that replace
     :math:`\theta_i = \mathrm{base}^{-2i/d}`, and the factor on the cos and
     sin tables (so on the attention logits; 1.0 except for YaRN). With
-    :math:`s` = ``factor`` and :math:`L` = ``original_context``:
+    :math:`\kappa` = ``factor``, :math:`L_0` = ``original_context`` and
+    :math:`L` = ``context`` (the notation of the chapter):
 
     * ``"none"``: :math:`\theta'_i = \theta_i`;
     * ``"linear"`` (position interpolation, Chen et al. 2023):
-      :math:`\theta_i/s`;
+      :math:`\theta_i/\kappa`;
     * ``"ntk"`` (NTK-aware, bloc97 2023): the base becomes
-      :math:`\mathrm{base}\cdot s^{d/(d-2)}`, so that the slowest pair is
-      divided by exactly :math:`s` and the fastest is unchanged;
+      :math:`\mathrm{base}\cdot \kappa^{d/(d-2)}`, so that the slowest pair
+      is divided by exactly :math:`\kappa` and the fastest is unchanged;
     * ``"dynamic"`` (dynamic NTK): the base becomes
-      :math:`\mathrm{base}\,(s\,\ell/L - s + 1)^{d/(d-2)}` with
-      :math:`\ell = \max(\text{context}, L)`; unchanged up to :math:`L`;
-    * ``"yarn"`` (Peng et al. 2023): with the pair index
-      :math:`c(r) = d\ln(L/(2\pi r))/(2\ln\mathrm{base})` at which a pair
-      turns :math:`r` times in :math:`L` positions, ``low`` =
-      :math:`\max(\lfloor c(\beta_\text{fast})\rfloor, 0)` and ``high`` =
-      :math:`\min(\lceil c(\beta_\text{slow})\rceil, d-1)`, the ramp
-      :math:`\gamma_i = \mathrm{clip}((i - \text{low})/(\text{high} -
-      \text{low}), 0, 1)` gives :math:`\theta'_i = (1-\gamma_i)\theta_i +
-      \gamma_i\theta_i/s`: fast pairs kept, slow pairs interpolated. The
-      attention factor is :math:`0.1\ln s + 1` (1 for :math:`s = 1`);
-    * ``"llama3"`` (Llama 3.1): with wavelengths :math:`\lambda_i =
-      2\pi/\theta_i`, pairs with :math:`\lambda_i > L/\text{low\_freq\_factor}`
-      are divided by :math:`s`, pairs with :math:`\lambda_i <
-      L/\text{high\_freq\_factor}` are kept, and in between
-      :math:`\theta'_i = (1-\sigma_i)\theta_i/s + \sigma_i\theta_i` with
-      :math:`\sigma_i = (L/\lambda_i - \text{low\_freq\_factor}) /
-      (\text{high\_freq\_factor} - \text{low\_freq\_factor})`.
+      :math:`\mathrm{base}\,(\kappa L/L_0 - \kappa + 1)^{d/(d-2)}` with
+      :math:`L` raised to :math:`L_0` if smaller: unchanged up to :math:`L_0`;
+    * ``"yarn"`` (Peng et al. 2023): with the fractional pair index
+      :math:`j(\rho) = d\ln(L_0/(2\pi\rho))/(2\ln\mathrm{base})` at which a
+      pair turns :math:`\rho` times in :math:`L_0` positions, ``low`` =
+      :math:`\max(\lfloor j(\beta_\text{fast})\rfloor, 0)` and ``high`` =
+      :math:`\min(\lceil j(\beta_\text{slow})\rceil, d-1)`, the ramp
+      :math:`\mathrm{ramp}_i = \mathrm{clip}((i - \text{low})/(\text{high} -
+      \text{low}), 0, 1)` gives :math:`\theta'_i = (1-\mathrm{ramp}_i)\theta_i
+      + \mathrm{ramp}_i\theta_i/\kappa`: fast pairs kept, slow pairs
+      interpolated. The attention factor is :math:`0.1\ln\kappa + 1` (1 for
+      :math:`\kappa = 1`);
+    * ``"llama3"`` (Llama 3.1): with the wavelengths :math:`2\pi/\theta_i`,
+      pairs longer than :math:`L_0/\text{low\_freq\_factor}` are divided by
+      :math:`\kappa`, pairs shorter than :math:`L_0/\text{high\_freq\_factor}`
+      are kept, and in between :math:`\theta'_i = (1-w_i)\theta_i/\kappa +
+      w_i\theta_i` with :math:`w_i = (L_0\theta_i/(2\pi) -
+      \text{low\_freq\_factor}) / (\text{high\_freq\_factor} -
+      \text{low\_freq\_factor})`.
 
     These are the formulas of Hugging Face transformers' ``modeling_rope_utils``
     (5.x: ``_compute_linear_scaling_rope_parameters``,
