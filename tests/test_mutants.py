@@ -24,6 +24,7 @@ TESTS = {
     "core.py": "test_core.py",
     "validate.py": "test_core.py",
     "experiments.py": "test_experiments.py",
+    "scaling.py": "test_scaling.py",
 }
 
 MUTANTS = {
@@ -273,6 +274,46 @@ MUTANTS = {
         "experiments.py",
         "weights /= weights.sum(axis=1, keepdims=True)",
         "weights = weights",
+    ),
+    "YaRN rounds its correction range instead of floor and ceil": Mutant(
+        "scaling.py",
+        "low = max(math.floor(pair_turning(beta_fast)), 0)",
+        "low = max(round(pair_turning(beta_fast)), 0)",
+    ),
+    "YaRN attention factor with log10": Mutant(
+        "scaling.py",
+        "0.1 * math.log(factor) + 1.0",
+        "0.1 * math.log10(factor) + 1.0",
+    ),
+    "NTK base raised by the factor, not factor^(d/(d-2))": Mutant(
+        "scaling.py",
+        "base * growth ** (d / (d - 2))",
+        "base * growth",
+    ),
+    "dynamic NTK scales below the original length": Mutant(
+        "scaling.py",
+        "length = max(context, original_context)",
+        "length = context",
+    ),
+    "Llama 3.1 divides from the high-frequency wavelength": Mutant(
+        "scaling.py",
+        "slow = wavelength > original_context / low_freq_factor",
+        "slow = wavelength > original_context / high_freq_factor",
+    ),
+    "factor below 1 accepted": Mutant(
+        "scaling.py",
+        'factor = check_minimum(factor, "factor", 1.0)',
+        "factor = float(factor)",
+    ),
+    "min_base returns the last good base of a batch": Mutant(
+        "scaling.py",
+        "return int(indices[np.argmax(alive)])",
+        "return int(indices[batch - 1 - np.argmax(alive[::-1])])",
+    ),
+    "bfloat16 truncates instead of rounding": Mutant(
+        "scaling.py",
+        "rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16 << 16",
+        "rounded = bits >> 16 << 16",
     ),
     "mixed pairing not mixed": Mutant(
         "experiments.py",
