@@ -223,6 +223,14 @@ def _sums(theta: NDArray, start: int, count: int) -> NDArray[np.float64]:
     return np.concatenate(parts, axis=1)[:, :count]
 
 
+def _check_theta(theta: ArrayLike) -> NDArray[np.float64]:
+    """``theta`` as a float64 array if it is a non-empty 1-D array of reals."""
+    theta = check_finite(theta, "theta")
+    if theta.ndim != 1 or theta.size == 0:
+        raise ValueError(f"theta must be a non-empty 1-D array, got {theta.shape}")
+    return theta
+
+
 def cosine_sums(theta: ArrayLike, count: int) -> NDArray[np.float64]:
     r""":math:`g(\Delta) = \sum_i \cos(\Delta\theta_i)` for :math:`\Delta = 0,
     1, \dots,` ``count``, for any frequencies ``theta``.
@@ -236,11 +244,7 @@ def cosine_sums(theta: ArrayLike, count: int) -> NDArray[np.float64]:
     :math:`4\,\Delta\sum_i\theta_i\,2^{-53}` plus :math:`10^{-14}N`
     (tested). Returns an array of ``count + 1`` values.
     """
-    theta = check_finite(theta, "theta")
-    if theta.ndim != 1 or theta.size == 0:
-        raise ValueError(
-            f"theta must be a non-empty 1-D array, got shape {theta.shape}"
-        )
+    theta = _check_theta(theta)
     count = check_count(count, "count", at_least=0)
     return _sums(theta[None, :], 0, count + 1)[0]
 
@@ -253,9 +257,15 @@ def first_negative(theta: ArrayLike, limit: int) -> int | None:
     base^(-2i/d)" for the exact sum over pairs (not its integral), for any
     frequencies (from :func:`scaled_frequencies`).
     """
-    sums = cosine_sums(theta, limit)
-    negative = np.flatnonzero(sums < 0)
-    return int(negative[0]) if negative.size else None
+    theta = _check_theta(theta)
+    limit = check_count(limit, "limit", at_least=0)
+    chunk = 1 << 14  # stop at the first chunk with a negative sum
+    for start in range(0, limit + 1, chunk):
+        sums = _sums(theta[None, :], start, min(chunk, limit + 1 - start))[0]
+        negative = np.flatnonzero(sums < 0)
+        if negative.size:
+            return start + int(negative[0])
+    return None
 
 
 def phase_step_threshold(theta: ArrayLike) -> float:

@@ -740,7 +740,7 @@ class ShiftExplorer(Explorer):
         )
 
 
-_PLAIN_SUMS: dict[tuple[int, float, int], np.ndarray] = {}
+_PLAIN_SUMS: dict[tuple[int, float, int], tuple[np.ndarray, int | None]] = {}
 
 
 def scaling_data(
@@ -762,25 +762,24 @@ def scaling_data(
     theta, attention = scaling.scaled_frequencies(
         d, base, method, factor, original_context=original, context=target
     )
-    scaled_sums = scaling.cosine_sums(theta, target) / (d / 2)
+    offsets = np.unique(np.round(np.geomspace(1, target, 2000))).astype(int)
     key = (d, base, target)
     if key not in _PLAIN_SUMS:  # the same for every method: computed once
-        _PLAIN_SUMS[key] = scaling.cosine_sums(plain, target) / (d / 2)
-    plain_sums = _PLAIN_SUMS[key]
-    offsets = np.unique(np.round(np.geomspace(1, target, 2000))).astype(int)
-
-    def first_zero(sums: np.ndarray) -> int | None:
-        negative = np.flatnonzero(sums < 0)
-        return int(negative[0]) if negative.size else None
-
+        _PLAIN_SUMS[key] = (
+            np.cos(np.multiply.outer(offsets.astype(float), plain)).sum(axis=1)
+            / (d / 2),
+            scaling.first_negative(plain, target),
+        )
+    plain_sums, zero_plain = _PLAIN_SUMS[key]
+    scaled = np.cos(np.multiply.outer(offsets.astype(float), theta)).sum(axis=1)
     return {
         "wavelength": 2 * np.pi / plain,
         "ratio": theta / plain,
         "offsets": offsets,
-        "scaled": scaled_sums[offsets],
-        "plain": plain_sums[offsets],
-        "zero": first_zero(scaled_sums),
-        "zero_plain": first_zero(plain_sums),
+        "scaled": scaled / (d / 2),
+        "plain": plain_sums,
+        "zero": scaling.first_negative(theta, target),
+        "zero_plain": zero_plain,
         "threshold": scaling.phase_step_threshold(theta),
         "attention": attention,
     }

@@ -318,6 +318,10 @@ def test_sum_helpers_reject_bad_input():
         scaling.cosine_sums([1.0, 0.1], -1)
     with pytest.raises(ValueError, match="theta must be a non-empty 1-D array"):
         scaling.cosine_sums([], 10)
+    with pytest.raises(ValueError, match="theta must be a non-empty 1-D array"):
+        scaling.first_negative(np.ones((2, 2)), 10)
+    with pytest.raises(ValueError, match="limit must be an integer >= 0"):
+        scaling.first_negative([1.0], -3)
     with pytest.raises(ValueError, match="theta must not be all equal"):
         scaling.phase_step_threshold([0.5, 0.5])
 
