@@ -450,8 +450,8 @@ def leakage_figure(strengths, curves: dict):
     """
     figure, ax = new_figure(7.0, 3.8)
     styles = [
-        ("full", PALETTE["vermillion"], "o", "dense E (off-diagonal mass)"),
-        ("diagonal", PALETTE["blue"], "s", "diagonal E (unequal pairs)"),
+        ("full", PALETTE["vermillion"], "o", "dense G"),
+        ("diagonal", PALETTE["blue"], "s", "diagonal G (unequal pairs)"),
         ("rotation blocks", PALETTE["green"], "D", "2×2 blocks aI + bJ"),
     ]
     for kind, colour, marker, label in styles:
