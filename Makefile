@@ -2,7 +2,8 @@
 #   make book   creates .venv, installs the pinned requirements, builds the book
 #   make test   runs the whole test suite (lint, build, unit, chapters, site)
 # Other targets: make mutants (CI runs it after make test), make chapter,
-# make pdf, make bench, make site-test, make lab, make lock, make clean.
+# make pdf, make bench, make site-test, make bundle-test, make lab, make lock,
+# make clean.
 
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
@@ -14,14 +15,15 @@ BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 BUILD := $(BIN)/jupyter-book build . -W -n --keep-going
 LINTED := posenc tests benchmarks _ext scripts conftest.py
-# The chapters as plain notebooks, generated for nbval (never committed).
+# The chapters as plain notebooks, generated for nbval by `make chapter`
+# (never committed).
 NOTEBOOKS := _build/notebooks
-# Tests on every core; a chapter's cells stay together on one worker.
+# Tests on every core; the tests of a module stay together on one worker.
 XDIST := -n $(or $(JOBS),auto) --dist loadscope
 # Where `make pdf` builds the one-page book: $(PDF_ROOT)/_build/singlehtml.
 PDF_ROOT ?= .
 
-.PHONY: book test mutants chapter site-test pdf lab bench lock clean
+.PHONY: book test mutants chapter site-test bundle-test pdf lab bench lock clean
 
 # The virtual environment, rebuilt whenever the pins change.
 $(INSTALLED): requirements.txt pyproject.toml
@@ -37,12 +39,13 @@ book: $(INSTALLED)
 	@echo "The book is built. Open it in a browser:"
 	@echo "    file://$(CURDIR)/_build/html/index.html"
 
+# Every chapter runs again from a clean kernel in tests/test_bundle.py: in a
+# fresh venv installed from the site's notebooks.zip, as a student runs it.
 test: $(INSTALLED)
 	$(BIN)/ruff check $(LINTED)
 	$(BIN)/ruff format --check $(LINTED)
 	$(BUILD)
-	$(BIN)/python scripts/chapter_notebooks.py $(NOTEBOOKS)
-	$(BIN)/pytest $(XDIST) -m "not mutants" tests $(NOTEBOOKS) --nbval-lax
+	$(BIN)/pytest $(XDIST) -m "not mutants" tests
 
 # Mutation tests: plant known bugs in copies of posenc and require the tests
 # to catch each one (slow; every core).
@@ -58,6 +61,11 @@ chapter: $(INSTALLED)
 # Only the browser tests of the built site (POSENC_SITE, else _build/html).
 site-test: $(INSTALLED)
 	$(BIN)/pytest tests/test_site.py
+
+# Only the checks of the site's notebooks.zip (POSENC_SITE, else _build/html):
+# a fresh venv from the zip runs every notebook.
+bundle-test: $(INSTALLED)
+	$(BIN)/pytest tests/test_bundle.py
 
 # The whole book as one PDF: a one-page HTML build, printed by Chromium once
 # MathJax has typeset it.

@@ -79,10 +79,13 @@ def offer_notebook(app: Sphinx, pagename, templatename, context, doctree) -> Non
     """Publish the page's executed notebook and name it for the theme's menu."""
     if app.builder.format != "html":
         return
+    target = Path(app.outdir) / "_sources" / f"{pagename}.ipynb"
     notebook = executed_notebook(app, pagename)
     if notebook is None:
+        # No stale download from an earlier build: the page offers none, and
+        # notebooks.zip (_ext/notebook_bundle.py) must not pack it either.
+        target.unlink(missing_ok=True)
         return
-    target = Path(app.outdir) / "_sources" / f"{pagename}.ipynb"
     target.parent.mkdir(parents=True, exist_ok=True)
     nbformat.write(reader_notebook(notebook), target)
     context["ipynb_source"] = f"{pagename}.ipynb"

@@ -1,0 +1,510 @@
+"""The whole book as notebooks a student can run: ``notebooks.zip``.
+
+Each chapter page offers its chapter as an executed notebook,
+``_sources/<page>.ipynb`` (``_ext/notebook_downloads.py``). When an HTML
+build has finished, this extension packs those same files, in the order of
+the table of contents, into ``notebooks.zip`` at the root of the site, with
+what running them needs::
+
+    why-sines-notebooks/
+      README.md              how to run them, what is inside, the website
+      requirements.txt       the packages, pinned as in the book's lock
+      pyproject.toml         makes posenc installable (pip install -e .)
+      posenc/                the companion module the book was built with
+      01_the_encoding.ipynb  ... one notebook per chapter, numbered as in
+      A_appendix_sqrt_d.ipynb    the book (the appendix is A)
+
+A student unzips it and runs, in ``why-sines-notebooks/``::
+
+    python3 -m venv .venv
+    .venv/bin/pip install -r requirements.txt
+    .venv/bin/jupyter lab
+
+``requirements.txt`` lists what running the notebooks needs and nothing of
+the build or the tests: the dependencies of posenc and its ``notebooks``
+extra (``pyproject.toml``), with everything they pull in, each at the
+version of the book's lock (``requirements.txt`` of the repository, which
+the build's environment was installed from). Its last line installs posenc
+from the folder, editable: a notebook opened from the folder and one
+downloaded alone from a chapter page both import the folder's posenc.
+
+The notebooks are read from the site being built, never recomputed: an
+edition that publishes other notebooks in its ``_sources`` (the student
+edition, without solutions) gets a zip of its own notebooks with nothing
+to configure. Code that makes notebooks in another way calls
+:func:`write_bundle` with them.
+
+Every page links to the zip from the theme's download menu, and a page can
+link to it in its text with the role ``{bundle}`link text```.
+``tests/test_bundle.py`` installs the zip in a fresh virtual environment and
+runs every notebook in it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import tomllib
+import zipfile
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from importlib import metadata
+from pathlib import Path
+
+from docutils import nodes
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+from parallel_execution import is_text_notebook
+from plain_titles import plain
+from sphinx.application import Sphinx
+from sphinx.errors import ExtensionError
+from sphinx.transforms.post_transforms import SphinxPostTransform
+from sphinx.util import logging
+from sphinx.util.osutil import relative_uri
+
+logger = logging.getLogger(__name__)
+
+#: The zip's name, at the root of the site.
+BUNDLE = "notebooks.zip"
+#: The one folder the zip holds (unzipping spills nothing else).
+FOLDER = "why-sines-notebooks"
+#: The extra of ``pyproject.toml`` that names what the notebooks need beyond
+#: posenc's own dependencies.
+EXTRA = "notebooks"
+#: Environment markers that depend on where the bundle is installed; an
+#: ``extra`` marker is decided here, when the dependencies are walked.
+PLACE_MARKERS = ("sys_platform", "platform_", "os_name", "implementation_")
+
+
+@dataclass(frozen=True)
+class Chapter:
+    """One notebook of the bundle: its file name in the zip, the chapter's
+    title (plain text) and its ``.ipynb`` file."""
+
+    name: str
+    title: str
+    notebook: Path
+
+
+# ------------------------------------------------------------ requirements
+
+
+def lock_pins(lock: Path) -> dict[str, tuple[str, str]]:
+    """``name==version`` lines of a pip lock file, by canonical name:
+    (name as written, version)."""
+    pins = {}
+    for line in lock.read_text(encoding="utf-8").splitlines():
+        line = line.split("#", 1)[0].strip()
+        if "==" in line and not line.startswith("-"):
+            name, version = (part.strip() for part in line.split("==", 1))
+            pins[canonicalize_name(name)] = (name, version)
+    return pins
+
+
+def notebook_roots(pyproject: Path) -> list[str]:
+    """What running the notebooks needs: posenc's dependencies and those of
+    its ``notebooks`` extra, as written in ``pyproject.toml``."""
+    project = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]
+    extra = project.get("optional-dependencies", {}).get(EXTRA)
+    if extra is None:
+        raise ExtensionError(
+            f"{pyproject.name}: no optional dependency group {EXTRA!r}, which "
+            "names what the notebooks need beyond posenc"
+        )
+    return [*project["dependencies"], *extra]
+
+
+def _place_marker(requirement: Requirement) -> str | None:
+    """The part of ``requirement``'s marker that the student's machine
+    decides: its platform clauses (None if it has none). An ``extra`` clause
+    is decided while the dependencies are walked."""
+    if requirement.marker is None:
+        return None
+    text = str(requirement.marker)
+    if not any(key in text for key in PLACE_MARKERS):
+        return None
+    if "extra" in text:
+        raise ExtensionError(
+            f"cannot pin {requirement}: its marker mixes an extra with the platform"
+        )
+    return text
+
+
+#: A condition: alternatives, each a set of markers that must all hold.
+#: ALWAYS has one alternative with nothing to hold.
+ALWAYS = frozenset({frozenset()})
+
+
+def _and(condition: frozenset, marker: str | None) -> frozenset:
+    if marker is None:
+        return condition
+    return frozenset(each | {marker} for each in condition)
+
+
+def _or(one: frozenset, other: frozenset) -> frozenset:
+    either = one | other
+    return ALWAYS if frozenset() in either else either
+
+
+def _marker(condition: frozenset) -> str | None:
+    """``condition`` as one environment marker; None if it always holds."""
+    if frozenset() in condition:
+        return None
+    alternatives = sorted(
+        " and ".join(f"({m})" if " or " in m else m for m in sorted(each))
+        for each in condition
+    )
+    if len(alternatives) == 1:
+        return alternatives[0]
+    return " or ".join(f"({a})" for a in alternatives)
+
+
+def requirement_closure(roots: Iterable[str]) -> dict[str, str | None]:
+    """Every distribution that ``roots`` need, with the marker under which
+    it is needed (None: everywhere), read from the metadata of the
+    environment that runs the build (installed from the lock).
+
+    A requirement whose marker is false here is not followed (another
+    Python, another platform, an extra nobody asked for): the lock, made
+    here, pins none of its packages. One that holds here only by a platform
+    clause (``pexpect; sys_platform != "win32"``) keeps the clause, so a
+    student on another platform does not install it.
+    """
+    condition: dict[str, frozenset] = {}
+    extras: dict[str, frozenset] = {}
+    todo = [(Requirement(root), ALWAYS) for root in roots]
+    while todo:
+        requirement, inherited = todo.pop()
+        name = canonicalize_name(requirement.name)
+        was = (condition.get(name), extras.get(name))
+        condition[name] = _or(condition.get(name, frozenset()), inherited)
+        extras[name] = extras.get(name, frozenset()) | set(requirement.extras)
+        if (condition[name], extras[name]) == was:
+            continue
+        asked = [{"extra": extra} for extra in ("", *sorted(extras[name]))]
+        for line in metadata.distribution(name).requires or []:
+            child = Requirement(line)
+            if child.marker is not None and not any(
+                child.marker.evaluate(env) for env in asked
+            ):
+                continue
+            todo.append((child, _and(condition[name], _place_marker(child))))
+    return {name: _marker(each) for name, each in condition.items()}
+
+
+def student_requirements(lock: Path, pyproject: Path) -> str:
+    """``requirements.txt`` of the bundle: what the notebooks need, each at
+    the version of ``lock``, then posenc from the folder (editable).
+
+    Raises ExtensionError if a package the notebooks need is not in the lock,
+    or if the build's environment has another version than the lock (then
+    the closure read from it may be wrong): ``make book`` reinstalls.
+    """
+    pins = lock_pins(lock)
+    closure = requirement_closure(notebook_roots(pyproject))
+    lines = []
+    for name in sorted(closure):
+        if name not in pins:
+            raise ExtensionError(f"{name} (needed by the notebooks) is not in {lock}")
+        written, version = pins[name]
+        installed = metadata.version(name)
+        if installed != version:
+            raise ExtensionError(
+                f"{name} {installed} is installed, {lock.name} pins {version}: "
+                "reinstall the environment (make book)"
+            )
+        marker = closure[name]
+        lines.append(f"{written}=={version}" + (f" ; {marker}" if marker else ""))
+    return "\n".join(
+        [
+            "# What running the notebooks needs, at the versions the book was",
+            "# built and tested with (Python 3.11). Generated from the book's",
+            "# lock file when the website was built. In this folder:",
+            "#     python3 -m venv .venv",
+            "#     .venv/bin/pip install -r requirements.txt",
+            *lines,
+            "",
+            "# posenc, the book's companion module, from this folder (editable:",
+            "# a notebook opened anywhere imports the posenc/ next to this file).",
+            "-e .",
+            "",
+        ]
+    )
+
+
+# ------------------------------------------------------------ pyproject
+
+
+def _toml_value(value) -> str:
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    raise ExtensionError(f"pyproject.toml: cannot write {value!r}")
+
+
+def bundle_pyproject(pyproject: Path) -> str:
+    """The packaging tables of ``pyproject`` (build system, project,
+    setuptools), without the project's tool settings (ruff, pytest)."""
+    source = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+    wanted = {
+        "build-system": source["build-system"],
+        "project": source["project"],
+        "tool": {"setuptools": source.get("tool", {}).get("setuptools", {})},
+    }
+    out = [
+        "# posenc, the companion module of the book: pip install -e .",
+        "# (requirements.txt does it). Written from the book's pyproject.toml.",
+    ]
+
+    def table(name: str, body: dict) -> None:
+        scalars = {k: v for k, v in body.items() if not isinstance(v, dict)}
+        tables = {k: v for k, v in body.items() if isinstance(v, dict)}
+        if scalars:
+            out.extend(["", f"[{name}]"])
+            out.extend(f"{k} = {_toml_value(v)}" for k, v in scalars.items())
+        for key, sub in tables.items():
+            table(f"{name}.{key}", sub)
+
+    for name, body in wanted.items():
+        table(name, body)
+    text = "\n".join(out) + "\n"
+    if tomllib.loads(text) != wanted:
+        raise ExtensionError("the bundle's pyproject.toml does not read back")
+    return text
+
+
+# ------------------------------------------------------------ README
+
+
+def readme(chapters: list[Chapter], site_url: str, version: str, packages: int) -> str:
+    """The bundle's ``README.md``: how to run, what is inside, the website."""
+    website = (
+        f"It comes from the book's website, <{site_url}>"
+        if site_url
+        else "It comes from the book's website"
+    )
+    table = "\n".join(f"| `{c.name}` | {c.title} |" for c in chapters)
+    return f"""\
+# Why Sines? The sinusoidal position encoding, as notebooks
+
+Every chapter of the book *Why Sines? The Sinusoidal Position Encoding,
+Derived and Checked* as a Jupyter notebook you can run, with the outputs
+the book shows, and `posenc` (version {version}), the small module every
+chapter imports. {website}, where every page offers this zip
+(`{BUNDLE}`) in its download menu (the arrow at the top of the page), and
+each chapter's page its chapter alone, as an `.ipynb`.
+
+## Run the notebooks
+
+You need Python 3.11 (the versions in `requirements.txt` are those the book
+was built and tested with, on Python 3.11) and access to the Python package
+index, PyPI, for the install ({packages} packages).
+In a terminal, in this folder:
+
+```bash
+python3 -m venv .venv
+.venv/bin/pip install -r requirements.txt
+.venv/bin/jupyter lab
+```
+
+On Windows: `py -3.11 -m venv .venv`, then `.venv\\Scripts\\pip install -r
+requirements.txt` and `.venv\\Scripts\\jupyter lab`. Run `pip` in this
+folder: the last line of `requirements.txt`, `-e .`, installs `posenc` from
+here.
+
+JupyterLab opens in your browser. Open a chapter and choose *Run > Restart
+Kernel and Run All Cells*: every cell runs again, top to bottom. The
+figures with sliders become live once their cell has run. Every check in a
+chapter is an `assert`: if you change a number and a claim no longer holds,
+its cell says so.
+
+A chapter downloaded alone from the website runs in the same environment:
+open it in this JupyterLab (or start `.venv/bin/jupyter lab` in its
+folder). It imports the `posenc` of this folder, which `pip` installed.
+
+## What is inside
+
+| file | chapter |
+|---|---|
+{table}
+
+- `posenc/`: the companion module. `core.py` holds the maths, each function
+  naming the chapter that derives it; `plots.py` the figures; `widgets.py`
+  the sliders.
+- `requirements.txt`: the packages the notebooks need, each pinned.
+- `pyproject.toml`: makes `posenc` installable (`pip install -e .`).
+"""
+
+
+# ------------------------------------------------------------ the zip
+
+
+def _posenc_files(root: Path) -> list[Path]:
+    """The module's source files, as setuptools would package them."""
+    project = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    packages = project.get("tool", {}).get("setuptools", {}).get("packages", [])
+    files = []
+    for package in packages:
+        folder = root / package.replace(".", "/")
+        files.extend(sorted(folder.glob("*.py")))
+    return files
+
+
+def bundle_members(
+    chapters: list[Chapter], root: Path, site_url: str = ""
+) -> dict[str, bytes]:
+    """Every file of the bundle, by its path in the zip."""
+    pyproject = root / "pyproject.toml"
+    version = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["version"]
+    requirements = student_requirements(root / "requirements.txt", pyproject)
+    packages = sum("==" in line for line in requirements.splitlines())
+    members = {
+        "README.md": readme(chapters, site_url, version, packages).encode(),
+        "requirements.txt": requirements.encode(),
+        "pyproject.toml": bundle_pyproject(pyproject).encode(),
+    }
+    for path in _posenc_files(root):
+        members[path.relative_to(root).as_posix()] = path.read_bytes()
+    for chapter in chapters:
+        members[chapter.name] = chapter.notebook.read_bytes()
+    return {f"{FOLDER}/{name}": data for name, data in members.items()}
+
+
+def write_bundle(
+    target: Path, chapters: list[Chapter], root: Path, site_url: str = ""
+) -> bool:
+    """Write the bundle of ``chapters`` (notebooks in book order) to
+    ``target``, with posenc, requirements.txt and pyproject.toml from the
+    repository ``root``. Returns False if ``target`` already held exactly
+    these files (it is left as it is)."""
+    members = bundle_members(chapters, root, site_url)
+    digest = hashlib.sha256()
+    for name, data in members.items():
+        digest.update(name.encode() + b"\0" + hashlib.sha256(data).digest())
+    stamp = f"posenc-bundle sha256 {digest.hexdigest()}".encode()
+    if target.is_file():
+        try:
+            with zipfile.ZipFile(target) as old:
+                if old.comment == stamp:
+                    return False
+        except zipfile.BadZipFile:
+            pass
+    now = datetime.now().timetuple()[:6]
+    partial = target.with_name(target.name + ".partial")
+    with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED, compresslevel=6) as out:
+        for name, data in members.items():
+            info = zipfile.ZipInfo(name, date_time=now)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            out.writestr(info, data)
+        out.comment = stamp
+    partial.replace(target)
+    return True
+
+
+def book_chapters(app: Sphinx) -> list[Chapter]:
+    """The chapters this build published as notebooks, in book order."""
+    env = app.env
+    order: list[str] = []
+
+    def walk(docname: str) -> None:
+        for child in env.toctree_includes.get(docname, []):
+            if child not in order:
+                order.append(child)
+                walk(child)
+
+    walk(app.config.root_doc)
+    appendix = getattr(app.config, "appendix_prefixes", {}) or {}
+    chapters = []
+    for docname in order:
+        if not is_text_notebook(Path(env.doc2path(docname))):
+            continue
+        published = Path(app.outdir) / "_sources" / f"{docname}.ipynb"
+        if not published.is_file():
+            logger.warning(f"{BUNDLE} leaves out {docname}: no executed notebook")
+            continue
+        number = env.toc_secnumbers.get(docname, {}).get("")
+        if number:
+            prefix = f"{number[0]:02d}"
+        elif docname in appendix:
+            prefix = appendix[docname]
+        else:
+            prefix = "X"
+        title = plain(env.titles[docname].astext())
+        name = f"{prefix}_{Path(docname).name}.ipynb"
+        chapters.append(Chapter(name, title, published))
+    return chapters
+
+
+def build_bundle(app: Sphinx, exception: Exception | None) -> None:
+    if exception is not None or app.builder.name != "html":
+        return
+    chapters = book_chapters(app)
+    if not chapters:
+        return
+    target = Path(app.outdir) / BUNDLE
+    if write_bundle(target, chapters, Path(app.srcdir), app.config.html_baseurl):
+        logger.info(f"{BUNDLE}: {len(chapters)} notebooks, posenc, requirements")
+
+
+# ------------------------------------------------------------ links
+
+
+def add_bundle_button(app: Sphinx, pagename, templatename, context, doctree) -> None:
+    """The zip in the theme's download menu of every page."""
+    if app.builder.name != "html":
+        return
+    for group in context.get("header_buttons", []):
+        if group.get("label") == "download-buttons":
+            group["buttons"].insert(
+                0,
+                {
+                    "type": "link",
+                    "url": context["pathto"](BUNDLE, 1),
+                    "text": BUNDLE,
+                    "tooltip": "Every chapter as a notebook, to run",
+                    "icon": "fas fa-file-zipper",
+                    "label": "download-bundle-button",
+                },
+            )
+
+
+class bundle_link(nodes.Inline, nodes.TextElement):
+    """A link to the zip, resolved for the page once its builder is known."""
+
+
+def bundle_role(name, rawtext, text, lineno, inliner, options=None, content=None):
+    return [bundle_link(rawtext, text)], []
+
+
+class ResolveBundleLinks(SphinxPostTransform):
+    """A relative link to the zip in an HTML build; plain text elsewhere
+    (the one-page build for the PDF has no zip beside it)."""
+
+    default_priority = 5
+
+    def run(self, **kwargs) -> None:
+        for node in list(self.document.findall(bundle_link)):
+            if self.app.builder.name == "html":
+                here = self.app.builder.get_target_uri(self.env.docname)
+                link = nodes.reference(
+                    node.rawsource,
+                    node.astext(),
+                    refuri=relative_uri(here, BUNDLE),
+                    classes=["bundle-link"],
+                )
+                node.replace_self(link)
+            else:
+                node.replace_self(nodes.literal(node.rawsource, BUNDLE))
+
+
+def setup(app: Sphinx) -> dict:
+    app.add_node(bundle_link)
+    app.add_role("bundle", bundle_role)
+    app.add_post_transform(ResolveBundleLinks)
+    # After the theme has built its header buttons (priority 501).
+    app.connect("html-page-context", add_bundle_button, priority=510)
+    app.connect("build-finished", build_bundle)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

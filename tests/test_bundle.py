@@ -1,0 +1,322 @@
+"""The notebooks a student downloads (``notebooks.zip``) run on a fresh machine.
+
+The zip is built with the site (``_ext/notebook_bundle.py``); the site is
+``POSENC_SITE``, else ``_build/html`` (build it first: ``make book``; the
+student edition's zip: ``POSENC_SITE=_build/student/html``). The quick
+tests read the zip: every chapter, in book order, byte for byte the
+notebook its page offers; posenc as in the repository; requirements pinned
+as in the lock, with nothing of the build or the tests.
+
+``test_every_notebook_runs_in_a_fresh_venv`` does what the zip's README
+tells a student: unzip, ``python -m venv .venv``, ``pip install -r
+requirements.txt`` (pip's cache and index as configured on the machine),
+then runs every notebook from a clean kernel of that environment
+(``scripts/run_notebooks.py``). A failing cell is reported by notebook,
+cell and, for a book chapter, its line in ``book/<name>.md``. This is the
+run of every chapter from a clean kernel in ``make test`` (the build has
+executed them once already).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+import tomllib
+import zipfile
+from pathlib import Path
+
+import pytest
+import yaml
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(ROOT / "_ext"))
+
+import chapter_notebooks  # noqa: E402  (scripts/chapter_notebooks.py)
+import sitetools  # noqa: E402  (scripts/sitetools.py)
+from notebook_bundle import BUNDLE, FOLDER, lock_pins  # noqa: E402
+
+SITE = sitetools.site_dir()
+ZIP = SITE / BUNDLE
+#: What only the build or the tests use: never in the student's install.
+NOT_FOR_STUDENTS = {
+    "jupyter-book",
+    "sphinx",
+    "myst-nb",
+    "jupytext",
+    "pytest",
+    "nbval",
+    "hypothesis",
+    "ruff",
+    "playwright",
+    "django-static-mathjax",
+}
+#: What the notebooks import or run in.
+NEEDED = {
+    "numpy",
+    "scipy",
+    "sympy",
+    "mpmath",
+    "matplotlib",
+    "pillow",
+    "ipywidgets",
+    "jupyterlab",
+    "ipykernel",
+}
+
+
+@pytest.fixture(scope="module")
+def bundle() -> zipfile.ZipFile:
+    if not (SITE / "index.html").exists():
+        pytest.fail(f"no built site at {SITE}: build the book first: make book")
+    if not ZIP.is_file():
+        pytest.fail(f"the site at {SITE} offers no {BUNDLE}")
+    with zipfile.ZipFile(ZIP) as archive:
+        yield archive
+
+
+def members(bundle: zipfile.ZipFile) -> dict[str, zipfile.ZipInfo]:
+    """The zip's files, by their path inside the bundle's folder."""
+    found = {}
+    for info in bundle.infolist():
+        folder, _, name = info.filename.partition("/")
+        assert folder == FOLDER, f"{info.filename} is outside {FOLDER}/"
+        found[name] = info
+    return found
+
+
+def book_order() -> list[tuple[str, str]]:
+    """(file name in the zip, chapter) for the chapters of ``_toc.yml``:
+    numbered parts count on from part to part, the appendix is A."""
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    config = yaml.safe_load((ROOT / "_config.yml").read_text())
+    letters = config["sphinx"]["config"]["appendix_prefixes"]
+    chapters = {f"book/{p.stem}" for p in chapter_notebooks.chapters()}
+    order, number = [], 0
+    for part in toc["parts"]:
+        for entry in part["chapters"]:
+            if part.get("numbered"):
+                number += 1
+            if entry["file"] not in chapters:
+                continue
+            stem = entry["file"].removeprefix("book/")
+            prefix = f"{number:02d}" if part.get("numbered") else letters[entry["file"]]
+            order.append((f"{prefix}_{stem}.ipynb", stem))
+    return order
+
+
+def test_bundle_holds_every_chapter_in_book_order(bundle):
+    notebooks = sorted(n for n in members(bundle) if n.endswith(".ipynb"))
+    expected = [name for name, _ in book_order()]
+    assert notebooks == expected
+    assert len(expected) == len(chapter_notebooks.chapters()) >= 12
+
+
+def test_notebooks_are_the_downloads_of_their_pages(bundle):
+    """The zip holds the very files the chapter pages offer (an edition's
+    notebooks in its own zip), executed (test_site.py checks their
+    figures)."""
+    found = members(bundle)
+    for name, stem in book_order():
+        data = bundle.read(found[name])
+        assert data == (SITE / "_sources" / "book" / f"{stem}.ipynb").read_bytes(), name
+        code = [c for c in json.loads(data)["cells"] if c["cell_type"] == "code"]
+        assert code and all(c["execution_count"] for c in code), name
+
+
+def test_posenc_is_the_module_the_book_was_built_with(bundle):
+    found = members(bundle)
+    shipped = {n for n in found if n.startswith("posenc/")}
+    sources = {p.relative_to(ROOT).as_posix() for p in (ROOT / "posenc").glob("*.py")}
+    assert shipped == sources
+    for name in shipped:
+        assert bundle.read(found[name]) == (ROOT / name).read_bytes(), name
+
+
+def requirement_lines(bundle) -> list[str]:
+    text = bundle.read(f"{FOLDER}/requirements.txt").decode()
+    return [
+        line.strip()
+        for line in text.splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
+
+
+def test_requirements_pin_what_the_notebooks_need_as_the_lock_does(bundle):
+    lines = requirement_lines(bundle)
+    assert lines[-1] == "-e .", "posenc is installed from the folder, last"
+    pins = lock_pins(ROOT / "requirements.txt")
+    names = set()
+    for line in lines[:-1]:
+        name, version = pin(line)
+        names.add(name)
+        assert pins[name][1] == version, f"{line}: the lock pins {pins[name][1]}"
+    assert names >= NEEDED
+    assert not names & NOT_FOR_STUDENTS
+
+
+def test_a_package_for_some_platforms_only_keeps_its_marker(bundle):
+    """ipython needs pexpect except on Windows: a student on Windows must not
+    be asked for it (pip evaluates the marker on the student's machine)."""
+    markers = {
+        pin(line)[0]: Requirement(line).marker
+        for line in requirement_lines(bundle)[:-1]
+    }
+    assert markers["numpy"] is None
+    assert markers["pexpect"] is not None
+    assert not markers["pexpect"].evaluate({"sys_platform": "win32"})
+    assert markers["pexpect"].evaluate({"sys_platform": "linux"})
+
+
+def test_readme_says_how_to_run_and_what_is_inside(bundle):
+    text = bundle.read(f"{FOLDER}/README.md").decode()
+    for command in (
+        "python3 -m venv .venv",
+        ".venv/bin/pip install -r requirements.txt",
+        ".venv/bin/jupyter lab",
+    ):
+        assert command in text
+    for name, _ in book_order():
+        assert f"`{name}`" in text
+
+
+def test_pyproject_makes_posenc_installable(bundle):
+    project = tomllib.loads(bundle.read(f"{FOLDER}/pyproject.toml").decode())
+    ours = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert project["project"] == ours["project"]
+    assert project["build-system"] == ours["build-system"]
+    assert project["tool"] == {"setuptools": ours["tool"]["setuptools"]}
+
+
+# ------------------------------------------------------------ a fresh venv
+
+
+def run(command: list, cwd: Path, **kwargs) -> subprocess.CompletedProcess:
+    result = subprocess.run(command, cwd=cwd, capture_output=True, text=True, **kwargs)
+    if result.returncode != 0:
+        pytest.fail(
+            f"{' '.join(map(str, command))} failed ({result.returncode}):\n"
+            f"{result.stdout[-3000:]}\n{result.stderr[-3000:]}"
+        )
+    return result
+
+
+def pin(line: str) -> tuple[str, str]:
+    """(canonical name, version) of a ``name==version`` requirement."""
+    requirement = Requirement(line)
+    (version,) = [s.version for s in requirement.specifier if s.operator == "=="]
+    return canonicalize_name(requirement.name), version
+
+
+def where_in_the_book(name: str, cell: int | None) -> str:
+    """``book/<chapter>.md:<line>`` of cell ``cell`` of the zip's notebook
+    ``name``, or "" if it is not a chapter's code cell."""
+    source = ROOT / "book" / (name.split("_", 1)[-1].removesuffix(".ipynb") + ".md")
+    if cell is None or not source.is_file():
+        return ""
+    notebook = json.loads(
+        (SITE / "_sources" / "book" / f"{source.stem}.ipynb").read_text()
+    )
+    code = [i for i, c in enumerate(notebook["cells"]) if c["cell_type"] == "code"]
+    lines = chapter_notebooks.code_cell_lines(source)
+    if cell not in code or len(code) != len(lines):
+        return ""
+    return f" (book/{source.name}:{lines[code.index(cell)]})"
+
+
+def test_every_notebook_runs_in_a_fresh_venv(bundle, tmp_path):
+    bundle.extractall(tmp_path)
+    folder = tmp_path / FOLDER
+    python = folder / ".venv" / "bin" / "python"
+    env = {
+        **os.environ,
+        # No kernel, profile or settings of the machine's user.
+        "JUPYTER_PATH": "",
+        "JUPYTER_DATA_DIR": str(tmp_path / "jupyter-data"),
+        "JUPYTER_CONFIG_DIR": str(tmp_path / "jupyter-config"),
+        "IPYTHONDIR": str(tmp_path / "ipython"),
+        "PYTHONNOUSERSITE": "1",
+    }
+    env.pop("VIRTUAL_ENV", None)
+    timings = {}
+
+    start = time.perf_counter()
+    run([sys.executable, "-m", "venv", ".venv"], folder, env=env)
+    run(
+        [python, "-m", "pip", "install", "--no-compile", "-r", "requirements.txt"],
+        folder,
+        env=env,
+    )
+    timings["venv and install"] = time.perf_counter() - start
+
+    # Exactly the pinned packages (nothing unpinned pulled in), and posenc.
+    frozen = run([python, "-m", "pip", "freeze", "--exclude-editable"], folder).stdout
+    installed = {pin(line) for line in frozen.splitlines() if "==" in line}
+    pinned = {
+        pin(line)
+        for line in requirement_lines(bundle)[:-1]
+        if Requirement(line).marker is None or Requirement(line).marker.evaluate()
+    }
+    assert installed == pinned
+    # A chapter downloaded alone, opened in another folder, finds posenc.
+    elsewhere = run(
+        [python, "-c", "import posenc, posenc.widgets; print(posenc.__file__)"],
+        tmp_path,
+        env=env,
+    )
+    assert Path(elsewhere.stdout.strip()) == folder / "posenc" / "__init__.py"
+
+    start = time.perf_counter()
+    result = subprocess.run(
+        [python, ROOT / "scripts" / "run_notebooks.py", folder],
+        cwd=folder,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    timings["notebooks"] = time.perf_counter() - start
+    reports = [json.loads(line) for line in result.stdout.splitlines() if line]
+    ran = sorted(r["notebook"] for r in reports)
+    assert ran == sorted(name for name, _ in book_order()), result.stderr[-3000:]
+    failures = []
+    for report in reports:
+        failure = report["failure"]
+        if failure is not None:
+            where = where_in_the_book(report["notebook"], failure["cell"])
+            failures.append(
+                f"{report['notebook']}, cell {failure['cell']}{where}: "
+                f"{failure['error']}\n{failure['traceback']}"
+            )
+            continue
+        # The kernel was the bundle's Python, importing the folder's posenc.
+        assert Path(report["prefix"]) == folder / ".venv", report
+        assert Path(report["posenc"]) == folder / "posenc" / "__init__.py", report
+    slowest = max(reports, key=lambda r: r["seconds"])
+    print(
+        "bundle: "
+        + ", ".join(f"{k} {v:.0f} s" for k, v in timings.items())
+        + f"; slowest notebook {slowest['notebook']} {slowest['seconds']} s"
+    )
+    assert not failures, "\n\n".join(failures)
+    assert result.returncode == 0, result.stderr[-3000:]
+    shutil.rmtree(folder / ".venv")  # 0.5 GB; kept when a check failed
+
+
+def test_where_in_the_book_names_the_chapter_line():
+    """A failure report leads to the chapter's line (the helper above)."""
+    name, stem = book_order()[0]
+    source = ROOT / "book" / f"{stem}.md"
+    notebook = json.loads((SITE / "_sources" / "book" / f"{stem}.ipynb").read_text())
+    first = next(i for i, c in enumerate(notebook["cells"]) if c["cell_type"] == "code")
+    line = chapter_notebooks.code_cell_lines(source)[0]
+    assert where_in_the_book(name, first) == f" (book/{stem}.md:{line})"
+    assert re.fullmatch(
+        r"```\{code-cell\}.*", source.read_text().splitlines()[line - 1]
+    )
