@@ -814,7 +814,7 @@ class ScalingExplorer(Explorer):
             "yarn",
             format=lambda name: _METHOD_NAMES[name],
         ),
-        Choice("factor", "factor s", (4.0, 8.0, 16.0), 8.0, format=lambda s: f"{s:g}"),
+        Choice("factor", "factor κ", (4.0, 8.0, 16.0), 8.0, format=lambda s: f"{s:g}"),
         d_choice(128, (64, 128)),
         base_choice(5e5, (1e4, 5e5)),
         Choice(
@@ -833,7 +833,7 @@ class ScalingExplorer(Explorer):
         top.set_xscale("log")
         top.set_yscale("log")
         top.set_xlim(4, 2e7)
-        top.set_ylim(0.04, 1.6)
+        top.set_ylim(2e-3, 1.6)  # dynamic NTK, 16 x 16 the context: 1/241
         top.set_xlabel("wavelength 2π/θᵢ before scaling (positions)")
         top.set_ylabel("θ′ᵢ / θᵢ")
         (self.ratio,) = top.plot([], [], "o", ms=3.5, color=PALETTE["blue"])
@@ -885,7 +885,7 @@ class ScalingExplorer(Explorer):
         attention = (
             f", logits ×{data['attention']:.3f}" if data["attention"] != 1 else ""
         )
-        self.top_title.set_text(f"{_METHOD_NAMES[method]}, s = {factor:g}{attention}")
+        self.top_title.set_text(f"{_METHOD_NAMES[method]}, κ = {factor:g}{attention}")
         self.plain.set_data(data["offsets"], data["plain"])
         self.scaled.set_data(data["offsets"], data["scaled"])
         zero = data["zero"]
@@ -897,8 +897,9 @@ class ScalingExplorer(Explorer):
         self.threshold.set_visible(threshold <= target)
         self.target.set_xdata([target, target])
         before = data["zero_plain"]
+        # short: the values of d and base are in the sliders and the caption
         self.bottom_title.set_text(
-            f"d = {d}, base = {_power_of_ten(base)}: first zero "
+            "first g < 0 at "
             + (f"{zero:,}" if zero is not None else "none")
             + " (before: "
             + (f"{before:,}" if before is not None else "none")

@@ -342,10 +342,26 @@ def test_scaling_explorer_plots_the_scaled_frequencies_and_sums(
     assert explorer.threshold.get_xdata()[0] == posenc.phase_step_threshold(theta)
     assert explorer.target.get_xdata()[0] == target
     title = explorer.bottom_title.get_text()
-    assert (f"{zero:,}" if zero is not None else "first zero none") in title
+    assert (f"{zero:,}" if zero is not None else "at none") in title
     assert (f"×{attention:.3f}" in explorer.top_title.get_text()) == (attention != 1)
 
 
 def test_scaling_explorer_frames_stay_within_the_cap():
     count = np.prod([len(c.options) for c in widgets.ScalingExplorer.choices])
     assert count <= posenc.static.MAX_FRAMES
+
+
+def test_scaling_explorer_shows_every_ratio_within_its_axes():
+    explorer = widgets.ScalingExplorer()
+    low, high = explorer.ratio.axes.get_ylim()
+    options = {c.name: c.options for c in widgets.ScalingExplorer.choices}
+    for method in options["method"]:
+        for factor in options["factor"]:
+            for d in options["d"]:
+                for base in options["base"]:
+                    for target in options["target"]:
+                        theta, _ = posenc.scaled_frequencies(
+                            d, base, method, factor, 8192, context=target
+                        )
+                        ratio = theta / posenc.frequencies(d, base)
+                        assert low < ratio.min() and ratio.max() < high
