@@ -73,6 +73,31 @@ pdf: $(INSTALLED)
 	$(BIN)/jupyter-book build . --builder singlehtml --path-output $(PDF_ROOT) -n --keep-going
 	$(BIN)/python scripts/print_pdf.py $(PDF_ROOT)/_build/singlehtml $(PDF_ROOT)/_build/book.pdf
 
+# The decks of the chapters that mark slides (_ext/slides.py), standalone in
+# _build/slides/ (open index.html there); the site has them too, under
+# slides/. Built with the site; the copy needs nothing else.
+.PHONY: slides handouts vendor-reveal
+slides: book
+	$(BIN)/python scripts/teaching.py slides _build/html _build/slides
+
+# A two-page PDF summary of each chapter that marks slides, printed by
+# Chromium from the site's handouts/ pages into _build/handouts/; fails if one
+# runs past two pages.
+handouts: book
+	$(BIN)/python scripts/teaching.py handouts _build/html _build/handouts
+
+# reveal.js for the decks, from the npm registry (committed in _ext/vendor).
+REVEAL_VERSION := 5.2.1
+vendor-reveal:
+	rm -rf /tmp/posenc-reveal && mkdir -p /tmp/posenc-reveal
+	cd /tmp/posenc-reveal && npm pack --silent reveal.js@$(REVEAL_VERSION) && tar xzf reveal.js-$(REVEAL_VERSION).tgz
+	rm -rf _ext/vendor/revealjs/dist _ext/vendor/revealjs/plugin
+	mkdir -p _ext/vendor/revealjs/dist/theme/fonts/source-sans-pro _ext/vendor/revealjs/plugin/notes
+	cd /tmp/posenc-reveal/package && cp dist/reveal.js dist/reveal.css dist/reset.css $(CURDIR)/_ext/vendor/revealjs/dist/ \
+	  && cp dist/theme/white.css $(CURDIR)/_ext/vendor/revealjs/dist/theme/ \
+	  && cp dist/theme/fonts/source-sans-pro/*.woff dist/theme/fonts/source-sans-pro/*.css dist/theme/fonts/source-sans-pro/LICENSE $(CURDIR)/_ext/vendor/revealjs/dist/theme/fonts/source-sans-pro/ \
+	  && cp plugin/notes/notes.js $(CURDIR)/_ext/vendor/revealjs/plugin/notes/ && cp LICENSE $(CURDIR)/_ext/vendor/revealjs/
+
 # JupyterLab opens the chapters (book/*.md) as notebooks (jupytext); saving
 # writes the .md back, with no outputs and no cell ids.
 LAB_SETTINGS := $(VENV)/share/jupyter/lab/settings

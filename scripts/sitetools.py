@@ -23,6 +23,9 @@ CHROMIUM = os.environ.get("POSENC_CHROMIUM", "/usr/bin/chromium")
 LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu"]
 #: Folders of a Sphinx site that hold assets, not pages.
 ASSET_DIRS = {"_static", "_sources", "_images", "_downloads"}
+#: The decks and handouts of _ext/slides.py: documents of their own, not
+#: pages of the book (tests/test_slides.py checks them).
+TEACHING_DIRS = {"slides", "handouts"}
 _REDIRECT = re.compile(r'<meta\s+http-equiv="refresh"', re.IGNORECASE)
 
 #: JavaScript: wait until MathJax has typeset the page; the milliseconds since
@@ -44,7 +47,7 @@ def html_pages(site: Path) -> list[str]:
     return sorted(
         path.relative_to(site).as_posix()
         for path in site.rglob("*.html")
-        if not ASSET_DIRS & set(path.relative_to(site).parts[:-1])
+        if not (ASSET_DIRS | TEACHING_DIRS) & set(path.relative_to(site).parts[:-1])
     )
 
 

@@ -1,0 +1,426 @@
+"""Slides and handouts from the chapters themselves (issue 12, items 2, 7).
+
+A chapter marks what its lecture shows with comments in its source, each
+next to the text it shows (a comment renders as nothing on the page, in
+JupyterLab or in print)::
+
+    <!-- slide: Attention cannot see order
+    show: [short, eq-attention, fig-orderings]
+    handout: fig-orderings
+    notes: |
+      What to say; $maths$ is typeset.
+    -->
+
+``show`` names what the slide shows, by its name in the chapter: ``short``
+(the chapter's "In short" paragraph), an equation label (``eq-...``), a
+figure name (``fig-...``: a figure, or an explorer's slider player) or any
+other id of the rendered page. Nothing is copied into the comment: after the
+HTML build, this extension takes each named element from the built page
+itself, so a slide shows exactly what the page shows. ``notes`` are the
+speaker notes (reveal.js shows them on pressing S); a figure's caption is
+added to them. ``handout`` on one slide names the handout's figure.
+
+After each HTML build, for every chapter with such comments:
+
+* ``slides/<name>.html``: a reveal.js deck, 1024 x 768, a title slide with
+  the short answer, then one slide per comment. reveal.js is vendored from
+  the npm registry (``_ext/vendor/revealjs``, ``make vendor-reveal``) and
+  copied to ``_static/revealjs``; MathJax is the site's own. Figures are
+  shown at :data:`FIGURE_SCALE`
+  times their design width, so their smallest text (10 pt, 13.9 px at the
+  design width, ``posenc.plots.TEXT``) is at least 20 px on a 1024 x 768
+  screen; a figure too tall for a slide at that scale fails the build.
+  Players step through the site's frames (``_static/explorers``).
+* ``handouts/<name>.html``: the two-page summary for print (``make
+  handouts`` prints it with Chromium, ``scripts/handouts.py``): the short
+  answer, the key equations (every equation the slides show), the handout's
+  figure and the chapter's summary.
+
+Each chapter page with slides links to its deck and handout under its title.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import shutil
+import struct
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+from docutils import nodes
+from explorer_frames import frames_key
+from sphinx.application import Sphinx
+from sphinx.errors import ExtensionError
+
+STATIC = Path(__file__).resolve().parent / "static"
+#: Builders that get decks (the one-page build of ``make pdf`` does not).
+DECK_BUILDERS = {"html", "dirhtml"}
+#: A slide comment: ``<!-- slide: TITLE`` then YAML, then ``-->``.
+MARKER = re.compile(r"^<!--\s*slide:(?P<title>[^\n]*)\n(?P<body>.*?)^-->", re.M | re.S)
+#: The deck's logical size (reveal.js scales it to the window).
+WIDTH, HEIGHT = 1024, 768
+#: Figures on a slide are shown at this multiple of their design width:
+#: 10 pt text is 13.9 px at the design width, 20.8 px at 1.5.
+FIGURE_SCALE = 1.5
+#: Room for a figure under a slide's title, in deck pixels.
+FIGURE_ROOM = HEIGHT - 130
+#: Height of one slider of a player on a slide, in deck pixels.
+CONTROL_HEIGHT = 40
+#: The resolution figures are designed at (``posenc.plots.DESIGN_DPI``).
+DESIGN_DPI = 100
+#: What reveal.js needs at run time, copied from the package.
+#: reveal.js, vendored from the npm registry (``make vendor-reveal``).
+REVEAL = Path(__file__).resolve().parent / "vendor" / "revealjs"
+
+
+@dataclass
+class Slide:
+    title: str
+    show: list[str] = field(default_factory=list)
+    notes: str = ""
+    handout: str | None = None
+
+
+def slides_of(text: str, where: str = "") -> list[Slide]:
+    """The slides marked in a chapter's source ``text``."""
+    found = []
+    for match in MARKER.finditer(text):
+        meta = yaml.safe_load(match["body"]) or {}
+        unknown = set(meta) - {"show", "notes", "handout"}
+        if unknown:
+            raise ExtensionError(f"{where}: slide keys {sorted(unknown)} unknown")
+        show = meta.get("show") or []
+        if isinstance(show, str):
+            show = [show]
+        found.append(
+            Slide(
+                title=match["title"].strip(),
+                show=[str(item) for item in show],
+                notes=str(meta.get("notes") or ""),
+                handout=meta.get("handout"),
+            )
+        )
+    return found
+
+
+def chapter_slides(app: Sphinx, docname: str) -> list[Slide]:
+    path = Path(app.env.doc2path(docname))
+    if path.suffix != ".md" or not path.exists():
+        return []
+    return slides_of(path.read_text(encoding="utf-8"), docname)
+
+
+# ------------------------------------------------------------ the page link
+
+
+def link_deck(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """Under the title of a chapter with slides: links to deck and handout."""
+    if app.builder.name not in DECK_BUILDERS or not chapter_slides(app, docname):
+        return
+    name = Path(docname).name
+    up = "../" * docname.count("/")
+    markup = (
+        '<p class="posenc-teaching">For teaching: '
+        f'<a href="{up}slides/{name}.html">the slides of this chapter</a> '
+        f"(press S for the speaker notes) and "
+        f'<a href="{up}handouts/{name}.html">its two-page handout</a>.</p>'
+    )
+    for section in doctree.findall(nodes.section):
+        title = section.next_node(nodes.title)
+        if title is not None:
+            title.parent.insert(
+                title.parent.index(title) + 1, nodes.raw("", markup, format="html")
+            )
+            return
+
+
+# ------------------------------------------------------------ the HTML
+
+
+def png_design_size(path: Path) -> tuple[float, float]:
+    """Width and height of a PNG at its design resolution, in CSS px."""
+    data = path.read_bytes()
+    width, height = struct.unpack(">II", data[16:24])
+    dpi = DESIGN_DPI
+    at = data.find(b"pHYs")
+    if at > 0:
+        per_metre, _, unit = struct.unpack(">IIB", data[at + 4 : at + 13])
+        if unit == 1:
+            dpi = per_metre * 0.0254
+    factor = DESIGN_DPI / dpi
+    return width * factor, height * factor
+
+
+def _element(soup, key: str, where: str):
+    """The element of the built page that ``key`` names (a copy)."""
+    import copy
+
+    if key == "short":
+        for strong in soup.find_all("strong"):
+            if strong.get_text().strip().startswith("In short"):
+                return copy.copy(strong.find_parent("p"))
+        raise ExtensionError(f"{where}: no 'In short' paragraph for a slide")
+    found = soup.find(id=f"equation-{key}") or soup.find(id=key)
+    if found is None:
+        raise ExtensionError(f"{where}: a slide shows {key!r}, not on the page")
+    return copy.copy(found)
+
+
+def _clean(element, page: str, site: Path, where: str, notes: list[str]):
+    """``element`` ready for a slide: links unlinked (a deck stands alone),
+    captions moved to the notes, figures at projector size."""
+    for link in element.find_all("a", class_="headerlink"):
+        link.decompose()
+    for link in element.find_all("a"):
+        link.unwrap()
+    for caption in element.find_all("figcaption"):
+        notes.append(caption.decode_contents())
+        number = caption.find(class_="caption-number")
+        caption.clear()
+        if number is not None:
+            caption.append(number)
+    for details in element.find_all("details"):
+        details.decompose()
+    for image in element.find_all("img"):
+        src = image.get("src", "")
+        if src.startswith("data:image/png;base64,"):
+            import base64
+
+            raw = base64.b64decode(src.split(",", 1)[1])
+            tmp = struct.unpack(">II", raw[16:24])
+            width, height = tmp  # frames are drawn at DESIGN_DPI
+        else:
+            path = (site / page).parent / src
+            width, height = png_design_size(path.resolve())
+        shown_w, shown_h = width * FIGURE_SCALE, height * FIGURE_SCALE
+        controls = len(element.find_all(class_="posenc-slider"))
+        room = FIGURE_ROOM - CONTROL_HEIGHT * controls
+        if shown_h > room or shown_w > WIDTH - 20:
+            raise ExtensionError(
+                f"{where}: a figure of {width:.0f} x {height:.0f} px does not fit "
+                f"a slide at {FIGURE_SCALE} x its design size"
+            )
+        image["style"] = f"width:{shown_w:.0f}px;height:{shown_h:.0f}px"
+        image["data-design-width"] = f"{width:.1f}"
+        for attr in ("width", "height"):
+            image.attrs.pop(attr, None)
+    return element
+
+
+def _notes_html(text: str, inline: bool = False) -> str:
+    from markdown_it import MarkdownIt
+    from mdit_py_plugins.dollarmath import dollarmath_plugin
+
+    md = MarkdownIt("commonmark").use(dollarmath_plugin, double_inline=True)
+    md.add_render_rule(
+        "math_inline",
+        lambda self, tokens, idx, options, env: (
+            f'<span class="math">\\({html.escape(tokens[idx].content)}\\)</span>'
+        ),
+    )
+    md.add_render_rule(
+        "math_block",
+        lambda self, tokens, idx, options, env: (
+            f'<div class="math">\\[{html.escape(tokens[idx].content)}\\]</div>'
+        ),
+    )
+    return md.renderInline(text) if inline else md.render(text)
+
+
+def _head(title: str, up: str, extra: str = "") -> str:
+    return (
+        "<!DOCTYPE html>\n"
+        f'<html lang="en" data-content_root="{up}">\n<head>\n'
+        '<meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"<title>{html.escape(title)}</title>\n"
+        f'<link rel="icon" href="{up}_static/favicon.svg">\n'
+        f"{extra}"
+        "<script>window.MathJax = {options: {ignoreHtmlClass: "
+        '"tex2jax_ignore"}, startup: {typeset: true}};</script>\n'
+        f'<script defer src="{up}_static/mathjax/tex-mml-chtml.js"></script>\n'
+        "</head>\n"
+    )
+
+
+def _title_text(soup) -> str:
+    heading = soup.find("h1")
+    for link in heading.find_all("a", class_="headerlink"):
+        link.decompose()
+    return heading.get_text(" ", strip=True)
+
+
+def write_deck(
+    site: Path, page: str, slides: list[Slide], key: str
+) -> tuple[Path, list[str]]:
+    """Write ``slides/<name>.html`` from the built ``page``; return its path
+    and the explorers it plays."""
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup((site / page).read_text(encoding="utf-8"), "html.parser")
+    where = page
+    title = _title_text(soup)
+    name = Path(page).stem
+    short = _clean(_element(soup, "short", where), page, site, where, [])
+    sections = [
+        '<section class="posenc-title-slide" data-slide="0">'
+        f"<h1>{html.escape(title)}</h1>{short}"
+        '<aside class="notes"><p>The chapter page: '
+        f"{html.escape(page)}. Press the right arrow or space to go on; "
+        "Esc shows every slide.</p></aside></section>"
+    ]
+    explorers: list[str] = []
+    for number, slide in enumerate(slides, start=1):
+        notes: list[str] = []
+        parts = []
+        for key in slide.show:
+            element = _clean(_element(soup, key, where), page, site, where, notes)
+            for player in element.find_all(class_="posenc-player"):
+                explorers.append(player["data-explorer"])
+            parts.append(str(element))
+        notes_html = _notes_html(slide.notes) + "".join(
+            f'<p class="posenc-caption">{caption}</p>' for caption in notes
+        )
+        sections.append(
+            f'<section data-slide="{number}"><h2>{_notes_html(slide.title, True)}</h2>'
+            f'<div class="posenc-slide-body">{"".join(parts)}</div>'
+            f'<aside class="notes">{notes_html}</aside></section>'
+        )
+    up = "../"
+    css = "".join(
+        f'<link rel="stylesheet" href="{up}_static/{path}">\n'
+        for path in (
+            "revealjs/dist/reset.css",
+            "revealjs/dist/reveal.css",
+            "revealjs/dist/theme/white.css",
+            "posenc-player.css",
+            "posenc-slides.css",
+        )
+    )
+    player = (
+        f'<script src="{up}_static/posenc-player.js" '
+        f'data-frames-key="{html.escape(key)}"></script>\n'
+        if explorers
+        else ""
+    )
+    body = (
+        _head(f"{title} (slides)", up, css)
+        + '<body>\n<div class="reveal"><div class="slides">\n'
+        + "\n".join(sections)
+        + "\n</div></div>\n"
+        + f'<script src="{up}_static/revealjs/dist/reveal.js"></script>\n'
+        + f'<script src="{up}_static/revealjs/plugin/notes/notes.js"></script>\n'
+        + player
+        + "<script>Reveal.initialize({"
+        + f"width: {WIDTH}, height: {HEIGHT}, margin: 0.02, center: false, "
+        + "hash: true, transition: 'none', slideNumber: 'c/t', "
+        + "plugins: [RevealNotes]});</script>\n</body>\n</html>\n"
+    )
+    target = site / "slides" / f"{name}.html"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(body, encoding="utf-8")
+    return target, explorers
+
+
+def write_handout(site: Path, page: str, slides: list[Slide]) -> Path:
+    """Write ``handouts/<name>.html``: short answer, key equations, one
+    figure, the summary."""
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup((site / page).read_text(encoding="utf-8"), "html.parser")
+    where = page
+    title = _title_text(soup)
+    name = Path(page).stem
+    equations, figure = [], None
+    for slide in slides:
+        equations += [key for key in slide.show if key.startswith("eq-")]
+        if slide.handout:
+            figure = slide.handout
+    if figure is None:
+        figures = [k for s in slides for k in s.show if k.startswith("fig-")]
+        figure = figures[0] if figures else None
+    parts = [f"<h1>{html.escape(title)}</h1>"]
+    parts.append(str(_plain(_element(soup, "short", where))))
+    if equations:
+        parts.append("<h2>Key equations</h2>")
+        parts += [str(_plain(_element(soup, key, where))) for key in equations]
+    if figure:
+        element = _plain(_element(soup, figure, where))
+        for control in element.find_all(class_="posenc-controls"):
+            control.decompose()
+        parts.append(f'<div class="posenc-handout-figure">{element}</div>')
+    summary = soup.find(id="summary")
+    if summary is not None:
+        summary = _plain(summary)
+        for cell in summary.find_all(class_="cell"):
+            cell.decompose()
+        heading = summary.find("h2")
+        if heading is not None:
+            heading.string = "Summary"
+        parts.append(str(summary))
+    parts.append(
+        '<p class="posenc-source">From the chapter of the book '
+        f"(book/{html.escape(name)}); the derivations, the checks and "
+        "the exercises are there.</p>"
+    )
+    css = '<link rel="stylesheet" href="../_static/posenc-handout.css">\n'
+    body = (
+        _head(f"{title} (handout)", "../", css)
+        + '<body><main class="posenc-handout">'
+        + "\n".join(parts)
+        + "</main></body></html>\n"
+    )
+    target = site / "handouts" / f"{name}.html"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(body, encoding="utf-8")
+    return target
+
+
+def _plain(element):
+    """``element`` for print: links unwrapped, anchors dropped; images keep
+    their path (the handout sits one level below the site, as pages do)."""
+    for link in element.find_all("a", class_="headerlink"):
+        link.decompose()
+    for link in element.find_all("a"):
+        link.unwrap()
+    for details in element.find_all("details"):
+        details.decompose()
+    for note in element.find_all(class_="posenc-note-live"):
+        note.decompose()
+    return element
+
+
+def copy_reveal(outdir: Path) -> None:
+    shutil.copytree(REVEAL, outdir / "_static" / "revealjs", dirs_exist_ok=True)
+
+
+def write_all(app: Sphinx, exception: Exception | None) -> None:
+    if exception is not None or app.builder.name not in DECK_BUILDERS:
+        return
+    site = Path(app.outdir)
+    copy_reveal(site)
+    for folder in ("slides", "handouts"):
+        if (site / folder).exists():
+            shutil.rmtree(site / folder)
+    for docname in sorted(app.env.found_docs):
+        slides = chapter_slides(app, docname)
+        if not slides:
+            continue
+        page = app.builder.get_target_uri(docname)
+        write_deck(site, page, slides, frames_key())
+        write_handout(site, page, slides)
+
+
+def add_static_path(app: Sphinx, config) -> None:
+    if str(STATIC) not in config.html_static_path:
+        config.html_static_path.append(str(STATIC))
+
+
+def setup(app: Sphinx) -> dict:
+    app.connect("config-inited", add_static_path)
+    app.connect("doctree-resolved", link_deck)
+    # After the frames and MathJax are in the site (priority 500 is default).
+    app.connect("build-finished", write_all, priority=900)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
