@@ -1,4 +1,4 @@
-"""The sinusoidal encoding as nine public code bases write it.
+"""The sinusoidal encoding as the paper and eight public code bases write it.
 
 Each function below restates, in our own numpy, how one public code base
 builds its table of position encodings; the original is named in
