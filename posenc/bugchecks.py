@@ -83,6 +83,11 @@ def encoding_table_problems(
     * :data:`START`: the first row is the encoding of position ``start``.
 
     Sums of :math:`d` terms are compared to ``atol * d``, angles to ``atol``.
+    For a float32 table pass ``atol = 2.5e-7 * t_max`` (``t_max`` the largest
+    position): the step check compares the angles of two positions, each off
+    by up to :math:`(2u + u^2)\,t\,\theta_1`, :math:`u = 2^{-24}`. The offset
+    check forms the Gram matrix of all rows, :math:`n^2` numbers for
+    :math:`n` rows: keep tables to a few thousand rows.
     """
     d = check_dimension(d)
     base = check_base(base)
