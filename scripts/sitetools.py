@@ -122,6 +122,21 @@ def serve(directory: Path, compress: bool = True) -> Iterator[str]:
         thread.join()
 
 
-def launch(playwright):
-    """Debian's headless Chromium."""
-    return playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+def launch(playwright, scrollbars: bool = False):
+    """Debian's headless Chromium.
+
+    Playwright hides every scrollbar of a headless browser (it passes
+    ``--hide-scrollbars``), so a scrollbar then takes no room and cannot be
+    seen. ``scrollbars=True`` keeps them as a reader's browser draws them: a
+    desktop page shows classic scrollbars, and a context with
+    ``is_mobile=True`` a phone's overlay scrollbars (drawn only while
+    scrolling), unless the page styles its own. ``playwright`` is what
+    ``sync_playwright()`` yields, or its ``chromium`` (``browser.browser_type``
+    of a running browser: a second browser in the same session).
+    """
+    chromium = getattr(playwright, "chromium", playwright)
+    return chromium.launch(
+        executable_path=CHROMIUM,
+        args=LAUNCH_ARGS,
+        ignore_default_args=["--hide-scrollbars"] if scrollbars else None,
+    )

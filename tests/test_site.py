@@ -225,6 +225,149 @@ def test_redirect_leads_to_a_page(browser, base_url, path):
     page.context.close()
 
 
+# ------------------------------------------------------------ at every size
+
+#: The sizes a reader brings (Playwright context options): a desktop, a phone,
+#: and a projector (1024 x 768 at 125 %, so 819 x 614 CSS px).
+SIZES = {
+    "desktop": {"viewport": {"width": 1280, "height": 900}},
+    "phone": {
+        "viewport": {"width": 390, "height": 844},
+        "is_mobile": True,
+        "has_touch": True,
+    },
+    "projector": {
+        "viewport": {"width": 819, "height": 614},
+        "device_scale_factor": 1.25,
+    },
+}
+
+#: JavaScript: every display equation (dropdowns opened): its number (or the
+#: start of its TeX), the width of its typeset maths, the width of the box
+#: MathJax puts it in, whether that box scrolls far enough to show all of it,
+#: the height of the scrollbar the box draws (0 for none, or an overlay), and
+#: whether it is masked (faded out at an edge it continues past).
+DISPLAY_EQUATIONS = r"""async () => {
+  document.querySelectorAll("details").forEach(d => { d.open = true; });
+  for (const _ of [1, 2]) await new Promise(done => requestAnimationFrame(done));
+  const items = MathJax.startup.document.getMathItemsWithin(document.body);
+  return [...document.querySelectorAll("div.math")].flatMap(box => {
+    const container = box.querySelector("mjx-container");
+    if (!container) return [];
+    const maths = container.querySelector("mjx-math");
+    const style = getComputedStyle(container);
+    const number = box.querySelector(".eqno");
+    const item = items.find(i => i.typesetRoot === container);
+    const tex = (item ? item.math : "").trim().replace(/\s+/g, " ");
+    const width = maths.getBoundingClientRect().width;
+    return [{
+      id: box.id,
+      name: number ? number.firstChild.textContent.trim() : tex.slice(0, 40),
+      width: width,
+      room: container.clientWidth,
+      scrolls: ["auto", "scroll"].includes(style.overflowX)
+        && container.scrollWidth + 1 >= width,
+      scrollbar: container.offsetHeight - container.clientHeight
+        - parseFloat(style.borderTopWidth) - parseFloat(style.borderBottomWidth),
+      faded: (style.maskImage || style.webkitMaskImage || "none") !== "none",
+    }];
+  });
+}"""
+
+#: JavaScript: the page's width in CSS px, the width it scrolls over, and the
+#: zoom (a phone zooms out of a page wider than itself).
+PAGE_WIDTH = """() => ({
+  inner: innerWidth,
+  scroll: document.documentElement.scrollWidth,
+  zoom: visualViewport.scale,
+})"""
+
+
+@dataclass
+class Layout:
+    """How one page is laid out at one size (dropdowns opened)."""
+
+    equations: list[dict]
+    width: dict
+
+
+@pytest.fixture(scope="session")
+def layouts(browser, base_url):
+    """Each page laid out at a reader's size, in a browser that draws its
+    scrollbars as a reader's does (Playwright's headless default hides them)."""
+    chromium = sitetools.launch(browser.browser_type, scrollbars=True)
+    done: dict[tuple[str, str], Layout] = {}
+
+    def layout(path: str, size: str) -> Layout:
+        if (path, size) not in done:
+            page = open_page(chromium, base_url, Visit(), **SIZES[size])
+            load(page, base_url + path)
+            page.evaluate(sitetools.WAIT_FOR_MATHS)
+            equations = page.evaluate(DISPLAY_EQUATIONS)
+            done[path, size] = Layout(equations, page.evaluate(PAGE_WIDTH))
+            page.context.close()
+        return done[path, size]
+
+    yield layout
+    chromium.close()
+
+
+def fits(equation: dict) -> bool:
+    return equation["width"] <= equation["room"] + 0.5
+
+
+def described(equations: list[dict]) -> str:
+    """Each equation by its number (or its TeX), with its width and room."""
+    return "; ".join(
+        f"{e['name']}: {e['width']:.0f} px in {e['room']} px "
+        f"(scrolls: {e['scrolls']}, scrollbar {e['scrollbar']:g} px, "
+        f"faded: {e['faded']})"
+        for e in equations
+    )
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_display_equations_fit_the_column_on_a_desktop(layouts, path):
+    """At 1280 px every display equation fits its column, with no scrolling:
+    a long one is broken over lines."""
+    wide = [e for e in layouts(path, "desktop").equations if not fits(e)]
+    assert wide == [], described(wide)
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_display_equations_are_not_clipped_on_a_phone(layouts, path):
+    """At 390 px an equation wider than the column scrolls, and shows that it
+    does: a phone draws its own scrollbars only while one scrolls, so the
+    book draws one, and fades the equation out where it continues (for a
+    browser that draws no styled scrollbar): _ext/static/posenc-widths.css."""
+    clipped = [
+        e
+        for e in layouts(path, "phone").equations
+        if not fits(e) and not (e["scrolls"] and e["scrollbar"] >= 3 and e["faded"])
+    ]
+    assert clipped == [], described(clipped)
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_no_page_scrolls_sideways_on_a_phone(layouts, path):
+    """Nothing makes a page wider than a phone's 390 px (which would also
+    make the phone zoom out of the page)."""
+    width = layouts(path, "phone").width
+    assert width == {"inner": 390, "scroll": 390, "zoom": 1}
+
+
+#: Equations shown whole at every size, with no scrolling: the cross term
+#: p_m^T H p_n of the Taylor expansion is the point of its chapter.
+WHOLE_AT_EVERY_SIZE = [("book/taylor_expansion.html", "equation-eq-taylor")]
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize(("path", "label"), WHOLE_AT_EVERY_SIZE)
+def test_key_equations_show_whole_at_every_size(layouts, path, label, size):
+    [equation] = [e for e in layouts(path, size).equations if e["id"] == label]
+    assert fits(equation), described([equation])
+
+
 # ------------------------------------------------------------ the HTML itself
 
 
