@@ -195,7 +195,8 @@ def check_frame_bytes(frames: Path) -> None:
 
 def add_static_path(app: Sphinx, config) -> None:
     """Serve the player's script and style sheet from the site's ``_static``."""
-    config.html_static_path.append(str(STATIC))
+    if str(STATIC) not in config.html_static_path:  # offline_site.py adds it too
+        config.html_static_path.append(str(STATIC))
 
 
 def track_sources(app: Sphinx, config) -> None:

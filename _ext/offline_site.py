@@ -12,6 +12,12 @@ writes each script tag once, so a page makes no request that fails and logs
 no error (see :func:`quiet_pages` and :func:`unique_scripts`); and it drops
 the theme's 1.5 MB icon script, which the theme's style sheet makes
 redundant (see :func:`drop_icon_script`).
+
+Display equations get a style sheet and a small script of the book's own
+(``static/posenc-widths.css``, ``static/posenc-equations.js``): one that
+still does not fit the column (on a phone) scrolls with a scrollbar a reader
+can see, fades out at an edge it continues past, and has its number put
+under it; and no long word of inline code makes a page wider than a phone.
 """
 
 from __future__ import annotations
@@ -21,8 +27,10 @@ import shutil
 from importlib import resources
 from pathlib import Path
 
+#: The book's own static files (shared with explorer_frames.py).
+STATIC = Path(__file__).resolve().parent / "static"
 #: The book's icon (a sine wave), so browsers do not ask for /favicon.ico.
-FAVICON = Path(__file__).resolve().parent / "static" / "favicon.svg"
+FAVICON = STATIC / "favicon.svg"
 
 # What the combined TeX -> CommonHTML bundle loads: itself, the TeX extensions
 # it autoloads on demand (\boldsymbol, \cancel, ...), its menu, its fonts.
@@ -77,6 +85,12 @@ def quiet_pages(app, config) -> None:
     config.html_context.setdefault("default_mode", "auto")
 
 
+def add_static_path(app, config) -> None:
+    """Serve the style sheet and the script for equations from ``_static``."""
+    if str(STATIC) not in config.html_static_path:
+        config.html_static_path.append(str(STATIC))
+
+
 def unique_scripts(app, pagename, templatename, context, doctree) -> None:
     """Write each script tag once.
 
@@ -118,6 +132,9 @@ def drop_icon_script(app, exception) -> None:
 
 def setup(app):
     app.connect("config-inited", quiet_pages)
+    app.connect("config-inited", add_static_path)
+    app.add_css_file("posenc-widths.css")
+    app.add_js_file("posenc-equations.js", loading_method="defer")
     app.connect("html-page-context", unique_scripts, priority=900)
     app.connect("build-finished", copy_mathjax)
     app.connect("build-finished", drop_icon_script)
