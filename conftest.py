@@ -1,8 +1,8 @@
 """pytest: a failing chapter cell names its chapter and line.
 
-nbval runs the chapters as notebooks generated from ``book/*.md``
-(``scripts/chapter_notebooks.py``), and names a failure by notebook and cell
-number. Each generated cell records its place in the chapter; this hook adds
+nbval (``make chapter NAME=<name>``) runs a chapter as a notebook generated
+from ``book/<name>.md`` (``scripts/chapter_notebooks.py``), and names a
+failure by notebook and cell number. Each generated cell records its place in the chapter; this hook adds
 it to the report: ``book/rope.md:212``, which an editor opens at that line.
 """
 

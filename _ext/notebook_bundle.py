@@ -12,7 +12,8 @@ what running them needs::
       pyproject.toml         makes posenc installable (pip install -e .)
       posenc/                the companion module the book was built with
       01_the_encoding.ipynb  ... one notebook per chapter, numbered as in
-      A_appendix_sqrt_d.ipynb    the book (the appendix is A)
+      A_appendix_sqrt_d.ipynb    the book (the appendix is A; the
+                                 introduction, if a notebook, is 00)
 
 A student unzips it and runs, in ``why-sines-notebooks/``::
 
@@ -415,10 +416,11 @@ def book_chapters(app: Sphinx) -> list[Chapter]:
                 order.append(child)
                 walk(child)
 
-    walk(app.config.root_doc)
+    root = app.config.root_doc
+    walk(root)
     appendix = getattr(app.config, "appendix_prefixes", {}) or {}
     chapters = []
-    for docname in order:
+    for docname in [root, *order]:
         if not is_text_notebook(Path(env.doc2path(docname))):
             continue
         published = Path(app.outdir) / "_sources" / f"{docname}.ipynb"
@@ -426,7 +428,9 @@ def book_chapters(app: Sphinx) -> list[Chapter]:
             logger.warning(f"{BUNDLE} leaves out {docname}: no executed notebook")
             continue
         number = env.toc_secnumbers.get(docname, {}).get("")
-        if number:
+        if docname == root:
+            prefix = "00"
+        elif number:
             prefix = f"{number[0]:02d}"
         elif docname in appendix:
             prefix = appendix[docname]

@@ -45,6 +45,9 @@ from notebook_bundle import BUNDLE, FOLDER, lock_pins  # noqa: E402
 
 SITE = sitetools.site_dir()
 ZIP = SITE / BUNDLE
+#: The student edition beside it (make student: _build/student/html), whose
+#: zip must hold its own notebooks, without solutions (_ext/editions.py).
+STUDENT_ZIP = SITE.parent / "student" / "html" / BUNDLE
 #: What only the build or the tests use: never in the student's install.
 NOT_FOR_STUDENTS = {
     "jupyter-book",
@@ -94,12 +97,16 @@ def members(bundle: zipfile.ZipFile) -> dict[str, zipfile.ZipInfo]:
 
 def book_order() -> list[tuple[str, str]]:
     """(file name in the zip, chapter) for the chapters of ``_toc.yml``:
-    numbered parts count on from part to part, the appendix is A."""
+    the root page 00 (if it is a notebook), numbered parts count on from part
+    to part, the appendix is A."""
     toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
     config = yaml.safe_load((ROOT / "_config.yml").read_text())
     letters = config["sphinx"]["config"]["appendix_prefixes"]
     chapters = {f"book/{p.stem}" for p in chapter_notebooks.chapters()}
     order, number = [], 0
+    if toc["root"] in chapters:
+        stem = toc["root"].removeprefix("book/")
+        order.append((f"00_{stem}.ipynb", stem))
     for part in toc["parts"]:
         for entry in part["chapters"]:
             if part.get("numbered"):
@@ -138,6 +145,47 @@ def test_posenc_is_the_module_the_book_was_built_with(bundle):
     assert shipped == sources
     for name in shipped:
         assert bundle.read(found[name]) == (ROOT / name).read_bytes(), name
+
+
+def code_cells(data: bytes) -> list[str]:
+    """The sources of a notebook's code cells."""
+    cells = json.loads(data)["cells"]
+    return ["".join(c["source"]) for c in cells if c["cell_type"] == "code"]
+
+
+def student_notebooks_to_run(bundle: zipfile.ZipFile) -> dict[str, bytes]:
+    """The student edition's notebooks that running the default edition's
+    does not vouch for, by name. A student notebook whose code cells are
+    the first ones of the default notebook (the solutions' code cells, cut
+    out, all came after them) runs exactly as the default one began to; any
+    other must be run itself."""
+    if not STUDENT_ZIP.is_file():
+        return {}
+    found = members(bundle)
+    with zipfile.ZipFile(STUDENT_ZIP) as student:
+        to_run = {}
+        for name, info in members(student).items():
+            if not name.endswith(".ipynb"):
+                continue
+            ours, theirs = student.read(info), bundle.read(found[name])
+            code = code_cells(ours)
+            if code != code_cells(theirs)[: len(code)]:
+                to_run[f"student_{name}"] = ours
+    return to_run
+
+
+@pytest.mark.skipif(not STUDENT_ZIP.is_file(), reason="no student edition built")
+def test_student_zip_is_the_same_bundle_with_the_student_notebooks(bundle):
+    with zipfile.ZipFile(STUDENT_ZIP) as student:
+        theirs, ours = members(student), members(bundle)
+        assert sorted(theirs) == sorted(ours)
+        for name, info in theirs.items():
+            data = student.read(info)
+            if name.endswith(".ipynb"):
+                page = STUDENT_ZIP.parent / "_sources" / "book" / name.split("_", 1)[1]
+                assert data == page.read_bytes(), name
+            else:
+                assert data == bundle.read(ours[name]), name
 
 
 def requirement_lines(bundle) -> list[str]:
@@ -244,7 +292,8 @@ def test_every_notebook_runs_in_a_fresh_venv(bundle, tmp_path):
         "IPYTHONDIR": str(tmp_path / "ipython"),
         "PYTHONNOUSERSITE": "1",
     }
-    env.pop("VIRTUAL_ENV", None)
+    for name in ("VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME"):
+        env.pop(name, None)  # what the student's shell would not have
     timings = {}
 
     start = time.perf_counter()
@@ -257,7 +306,8 @@ def test_every_notebook_runs_in_a_fresh_venv(bundle, tmp_path):
     timings["venv and install"] = time.perf_counter() - start
 
     # Exactly the pinned packages (nothing unpinned pulled in), and posenc.
-    frozen = run([python, "-m", "pip", "freeze", "--exclude-editable"], folder).stdout
+    freeze = [python, "-m", "pip", "freeze", "--exclude-editable"]
+    frozen = run(freeze, folder, env=env).stdout
     installed = {pin(line) for line in frozen.splitlines() if "==" in line}
     pinned = {
         pin(line)
@@ -273,6 +323,12 @@ def test_every_notebook_runs_in_a_fresh_venv(bundle, tmp_path):
     )
     assert Path(elsewhere.stdout.strip()) == folder / "posenc" / "__init__.py"
 
+    # The student edition's notebooks, where the default ones do not vouch
+    # for them (today none: their solutions' code comes last).
+    student = student_notebooks_to_run(bundle)
+    for name, data in student.items():
+        (folder / name).write_bytes(data)
+
     start = time.perf_counter()
     result = subprocess.run(
         [python, ROOT / "scripts" / "run_notebooks.py", folder],
@@ -284,7 +340,8 @@ def test_every_notebook_runs_in_a_fresh_venv(bundle, tmp_path):
     timings["notebooks"] = time.perf_counter() - start
     reports = [json.loads(line) for line in result.stdout.splitlines() if line]
     ran = sorted(r["notebook"] for r in reports)
-    assert ran == sorted(name for name, _ in book_order()), result.stderr[-3000:]
+    expected = sorted([*(name for name, _ in book_order()), *student])
+    assert ran == expected, result.stderr[-3000:]
     failures = []
     for report in reports:
         failure = report["failure"]
