@@ -65,9 +65,12 @@ WIDTH, HEIGHT = 1024, 768
 #: 10 pt text is 13.9 px at the design width, 20.8 px at 1.5.
 FIGURE_SCALE = 1.5
 #: Room for a figure under a slide's title, in deck pixels.
-FIGURE_ROOM = HEIGHT - 130
-#: Height of one slider of a player on a slide, in deck pixels.
-CONTROL_HEIGHT = 40
+FIGURE_ROOM = HEIGHT - 110
+#: A player's sliders stand in a column right of its figure, this wide
+#: with the gap (``posenc-slides.css``), so the figure keeps the height.
+CONTROLS_WIDTH = 280
+#: The slide's padding, left and right together (``posenc-slides.css``).
+PADDING = 24
 #: The resolution figures are designed at (``posenc.plots.DESIGN_DPI``).
 DESIGN_DPI = 100
 #: What reveal.js needs at run time, copied from the package.
@@ -183,6 +186,11 @@ def _clean(element, page: str, site: Path, where: str, notes: list[str]):
             caption.append(number)
     for details in element.find_all("details"):
         details.decompose()
+    # reveal.js reads a section inside a slide as a vertical slide of its
+    # own (a theorem's body is one): only the slides are sections.
+    for section in [element, *element.find_all("section")]:
+        if section.name == "section":
+            section.name = "div"
     for image in element.find_all("img"):
         src = image.get("src", "")
         if src.startswith("data:image/png;base64,"):
@@ -195,9 +203,8 @@ def _clean(element, page: str, site: Path, where: str, notes: list[str]):
             path = (site / page).parent / src
             width, height = png_design_size(path.resolve())
         shown_w, shown_h = width * FIGURE_SCALE, height * FIGURE_SCALE
-        controls = len(element.find_all(class_="posenc-slider"))
-        room = FIGURE_ROOM - CONTROL_HEIGHT * controls
-        if shown_h > room or shown_w > WIDTH - 20:
+        beside = CONTROLS_WIDTH if image.find_parent(class_="posenc-player") else 0
+        if shown_h > FIGURE_ROOM or shown_w > WIDTH - PADDING - beside:
             raise ExtensionError(
                 f"{where}: a figure of {width:.0f} x {height:.0f} px does not fit "
                 f"a slide at {FIGURE_SCALE} x its design size"
