@@ -1,7 +1,8 @@
 # The two commands of the README:
 #   make book   creates .venv, installs the pinned requirements, builds the book
 #   make test   runs the whole test suite (lint, build, unit, chapters, site)
-# Other targets: make mutants (CI runs it after make test), make chapter,
+# Other targets: make student, make homework, make mutants (CI runs it
+# after make test), make chapter,
 # make pdf, make bench, make site-test, make bundle-test, make lab, make lock,
 # make clean.
 
@@ -23,7 +24,7 @@ XDIST := -n $(or $(JOBS),auto) --dist loadscope
 # Where `make pdf` builds the one-page book: $(PDF_ROOT)/_build/singlehtml.
 PDF_ROOT ?= .
 
-.PHONY: book test mutants chapter site-test bundle-test pdf lab bench lock clean
+.PHONY: book student homework test mutants chapter site-test bundle-test pdf lab bench lock clean
 
 # The virtual environment, rebuilt whenever the pins change.
 $(INSTALLED): requirements.txt pyproject.toml
@@ -39,12 +40,19 @@ book: $(INSTALLED)
 	@echo "The book is built. Open it in a browser:"
 	@echo "    file://$(CURDIR)/_build/html/index.html"
 
+# The student edition: the book without solutions and without the
+# instructor section, in _build/student/html (scripts/student_edition.py).
+# It reuses the execution cache and frames of _build: run after make book.
+student: $(INSTALLED)
+	$(BIN)/python scripts/student_edition.py _build
+
 # Every chapter runs again from a clean kernel in tests/test_bundle.py: in a
 # fresh venv installed from the site's notebooks.zip, as a student runs it.
 test: $(INSTALLED)
 	$(BIN)/ruff check $(LINTED)
 	$(BIN)/ruff format --check $(LINTED)
 	$(BUILD)
+	$(BIN)/python scripts/student_edition.py _build
 	$(BIN)/pytest $(XDIST) -m "not mutants" tests
 
 # Mutation tests: plant known bugs in copies of posenc and require the tests

@@ -1,0 +1,257 @@
+"""The student edition holds no solution anywhere, and no instructor page.
+
+The text of every solution is read from the chapters (``book/*.md``: the
+body of each ``{solution}`` and gated ``{solution-start}`` block, prose and
+code). Every file of the student build (``POSENC_STUDENT_SITE``, else
+``_build/student/html``; ``make student``) is searched for it: the pages,
+their hidden elements, the scripts, the notebook downloads
+(``_sources/*.ipynb``), the Markdown copies and every member of
+``notebooks.zip``, each as text with tags removed and entities decoded. The
+search index holds stemmed words, not sentences, so it is searched for the
+words that occur in solutions and nowhere else in the book.
+
+The pure-Python tests of the stripping (``_ext/editions.py``) and of the
+student table of contents run without a build.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import re
+import sys
+import zipfile
+from pathlib import Path
+
+import jupytext
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "_ext"))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import editions  # noqa: E402
+from student_edition import student_toc  # noqa: E402
+
+CHAPTERS = sorted((ROOT / "book").glob("*.md"))
+STUDENT = Path(
+    os.environ.get("POSENC_STUDENT_SITE") or ROOT / "_build" / "student" / "html"
+)
+#: Shortest run of words (and code line) searched for: shorter runs also
+#: occur in the chapters' own text.
+RUN = 6
+
+
+def solution_bodies(text: str) -> list[str]:
+    """The text of each solution of a chapter."""
+    return editions.solution_texts(text)
+
+
+def plain(text: str) -> str:
+    """Markup-free, lower-case words of ``text``, single-spaced."""
+    text = html.unescape(re.sub(r"<[^>]+>", " ", text))
+    return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
+
+
+def fragments(body: str) -> list[str]:
+    """Runs of words of a solution that must not appear in the student
+    edition: from each prose line, its longest stretch of plain words
+    (no maths, roles or code); each code line of 25 characters or more."""
+    found = []
+    in_code = False
+    for line in body.splitlines():
+        if line.startswith("```"):
+            in_code = line.startswith("```{code-cell")
+            continue
+        if in_code:
+            if len(line.strip()) >= 25 and not line.strip().startswith("#"):
+                found.append(plain(line))
+            continue
+        for stretch in re.split(r"\$[^$]*\$|\{[^}]*\}`[^`]*`|`[^`]*`", line):
+            words = plain(stretch).split()
+            if len(words) >= RUN:
+                found.append(" ".join(words))
+    return [each for each in found if len(each.split()) >= 3]
+
+
+SOLUTIONS = {
+    f"{path.stem}:{number}": body
+    for path in CHAPTERS
+    for number, body in enumerate(solution_bodies(path.read_text()), start=1)
+}
+
+
+# ------------------------------------------------------------ no build needed
+
+
+def test_every_chapter_with_exercises_has_solutions_to_search_for():
+    chapters = {key.split(":")[0] for key in SOLUTIONS}
+    with_exercises = {p.stem for p in CHAPTERS if "{exercise}" in p.read_text()}
+    assert with_exercises <= chapters
+    assert all(fragments(body) for body in SOLUTIONS.values()), [
+        key for key, body in SOLUTIONS.items() if not fragments(body)
+    ]
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_stripping_removes_every_solution_and_keeps_every_exercise(path):
+    text = path.read_text()
+    stripped = editions.strip_markdown(text)
+    assert "{solution" not in stripped
+    assert stripped.count("{exercise}") == text.count("{exercise}")
+    assert stripped.count("{code-cell}") == text.count("{code-cell}") - sum(
+        body.count("{code-cell}") for body in solution_bodies(text)
+    )
+    left = plain(stripped)
+    for body in solution_bodies(text):
+        for fragment in fragments(body):
+            assert fragment not in left or fragment in plain(text.replace(body, "")), (
+                fragment
+            )
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_notebook_stripping_matches_the_markdown(path):
+    def cells(notebook) -> str:
+        return plain(" ".join(cell.source for cell in notebook.cells))
+
+    stripped = editions.strip_notebook(jupytext.read(path))
+    expected = jupytext.reads(editions.strip_markdown(path.read_text()), fmt="md")
+    assert cells(stripped) == cells(expected)
+    assert [c.cell_type for c in stripped.cells if c.cell_type == "code"] == [
+        c.cell_type for c in expected.cells if c.cell_type == "code"
+    ]
+
+
+def test_stripping_a_plain_solution_and_a_gated_one():
+    text = (
+        "Before.\n\n```{solution} ex-a\n:class: dropdown\n\nSecret one.\n```\n\n"
+        "Middle.\n\n````{solution-start} ex-b\n````\n\nSecret two.\n\n"
+        "```{code-cell} ipython3\nsecret = 3\n```\n\n````{solution-end}\n````\n"
+        "\nAfter.\n"
+    )
+    assert editions.strip_markdown(text) == "Before.\n\n\nMiddle.\n\n\nAfter.\n"
+    with pytest.raises(ValueError, match="solution-end"):
+        editions.strip_markdown("```{solution-start} x\n```\nSecret\n")
+
+
+def test_student_toc_leaves_out_the_instructor_section():
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    files = [c["file"] for part in toc["parts"] for c in part["chapters"]]
+    instructor = [f for f in files if f.startswith("book/instructor/")]
+    assert instructor, "the default edition has an instructor section"
+    student = student_toc(toc)
+    left = [c["file"] for part in student["parts"] for c in part["chapters"]]
+    assert left == [f for f in files if f not in instructor]
+    assert student["root"] == toc["root"]
+
+
+# ------------------------------------------------------------ the build
+
+
+def site_texts(site: Path):
+    """(name, plain text) of every file of ``site``, zip members included."""
+    for path in sorted(site.rglob("*")):
+        if not path.is_file():
+            continue
+        name = path.relative_to(site).as_posix()
+        if path.suffix == ".zip":
+            with zipfile.ZipFile(path) as bundle:
+                for member in bundle.namelist():
+                    yield f"{name}/{member}", _readable(member, bundle.read(member))
+        else:
+            yield name, _readable(name, path.read_bytes())
+
+
+def _readable(name: str, data: bytes) -> str:
+    if name.endswith((".png", ".woff", ".woff2", ".ttf", ".ico", ".gif")):
+        return ""
+    text = data.decode("utf-8", errors="replace")
+    if name.endswith(".ipynb"):
+        cells = json.loads(text)["cells"]
+        text = "\n".join("".join(cell["source"]) for cell in cells)
+    return plain(text)
+
+
+@pytest.fixture(scope="module")
+def student_site() -> Path:
+    if not (STUDENT / "index.html").exists():
+        pytest.fail(f"no student edition at {STUDENT}: make student")
+    return STUDENT
+
+
+@pytest.fixture(scope="module")
+def student_texts(student_site):
+    return dict(site_texts(student_site))
+
+
+def test_the_student_edition_has_the_chapters_and_their_downloads(student_texts):
+    for path in CHAPTERS:
+        if path.stem in {"bibliography"}:
+            continue
+        assert f"book/{path.stem}.html" in student_texts
+    for key in SOLUTIONS:
+        assert f"_sources/book/{key.split(':')[0]}.ipynb" in student_texts
+    assert any(name.startswith("notebooks.zip/") for name in student_texts)
+
+
+@pytest.mark.parametrize("key", sorted(SOLUTIONS))
+def test_no_solution_text_in_any_file(student_texts, key):
+    chapter_text = plain(
+        editions.strip_markdown((ROOT / "book" / f"{key.split(':')[0]}.md").read_text())
+    )
+    leaks = [
+        (fragment, name)
+        for fragment in fragments(SOLUTIONS[key])
+        # a run of words the chapter also says outside its solutions is
+        # not solution text
+        if fragment not in chapter_text
+        for name, text in student_texts.items()
+        if fragment in text
+    ]
+    assert not leaks, leaks[:5]
+
+
+def solution_only_words() -> set[str]:
+    """Words of the solutions that the rest of the book never uses."""
+    solutions = set(plain(" ".join(SOLUTIONS.values())).split())
+    rest = set()
+    for path in CHAPTERS:
+        rest |= set(plain(editions.strip_markdown(path.read_text())).split())
+    for page in (ROOT / "book").rglob("*.md"):
+        if page not in CHAPTERS:
+            rest |= set(plain(page.read_text()).split())
+    return {w for w in solutions - rest if w.isalpha() and len(w) > 3}
+
+
+def index_terms(site: Path) -> set[str]:
+    text = (site / "searchindex.js").read_text()
+    index = json.loads(text[text.index("(") + 1 : text.rindex(")")])
+    return set(index["terms"])
+
+
+def test_search_index_has_no_word_only_solutions_use(student_site):
+    from sphinx.search.en import SearchEnglish
+
+    stem = SearchEnglish({}).stem
+    words = solution_only_words()
+    assert len(words) > 20  # enough to tell
+    # a stem shared with another word of the book is not evidence
+    others = set()
+    for page in (ROOT / "book").rglob("*.md"):
+        text = page.read_text()
+        if page in CHAPTERS:
+            text = editions.strip_markdown(text)
+        others |= {stem(w) for w in plain(text).split()}
+    stems = {stem(w) for w in words} - others
+    leaked = stems & index_terms(student_site)
+    assert not leaked, sorted(leaked)[:20]
+
+
+def test_instructor_pages_are_absent(student_site, student_texts):
+    assert not (student_site / "book" / "instructor").exists()
+    for name, text in student_texts.items():
+        if name.endswith(".html"):
+            assert "instructor s guide" not in text, name
