@@ -1,0 +1,165 @@
+""" "Check your understanding": the questions and their feedback.
+
+Without a build: every chapter has three to five questions, each with a
+valid ``:answer:`` and an explanation for every option (``_ext/quiz.py``).
+
+In the built site (``POSENC_SITE``, else ``_build/html``), in offline
+Chromium: on every page that has questions, pressing a wrong option says
+"Not quite" and shows why that option is wrong, and pressing the right one
+says "Right" and shows why; with the keyboard alone (Tab to an option,
+Enter) too. The student edition keeps the questions.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import sitetools  # noqa: E402
+
+QUIZ = re.compile(r"^```\{quiz\}\n(.*?)^```\n", re.MULTILINE | re.DOTALL)
+CHAPTERS = sorted(
+    path
+    for path in (ROOT / "book").glob("*.md")
+    if path.stem not in {"intro", "bibliography"}
+)
+SITE = sitetools.site_dir()
+STUDENT = Path(
+    os.environ.get("POSENC_STUDENT_SITE") or ROOT / "_build" / "student" / "html"
+)
+
+
+def questions(path: Path) -> list[tuple[int, list[str]]]:
+    """(answer, options) of each question of a chapter; an option is its
+    bullet item, the text to pick and its explanation."""
+    found = []
+    for body in QUIZ.findall(path.read_text()):
+        answer = int(re.search(r"^:answer: (\d+)$", body, re.MULTILINE).group(1))
+        options = re.split(r"^- ", body, flags=re.MULTILINE)[1:]
+        found.append((answer, options))
+    return found
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_every_chapter_has_three_to_five_questions(path):
+    found = questions(path)
+    assert 3 <= len(found) <= 5, f"{path.name}: {len(found)} questions"
+    text = path.read_text()
+    section = text.index("## Check your understanding")
+    assert section < text.index("## Exercises")
+    for answer, options in found:
+        assert len(options) >= 2
+        assert 1 <= answer <= len(options)
+        for option in options:
+            pick, _, why = option.partition("\n\n")
+            assert pick.strip() and why.strip(), option
+
+
+# ------------------------------------------------------------ in the browser
+
+
+def pages_with_questions(site: Path) -> list[str]:
+    return [
+        page
+        for page in sitetools.html_pages(site)
+        if 'class="posenc-quiz"' in (site / page).read_text(errors="replace")
+    ]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = sitetools.launch(playwright)
+        yield chromium
+        chromium.close()
+
+
+def open_offline(browser, url: str, base: str):
+    """A page of the site with every request to another host blocked; the
+    blocked requests and the console errors are recorded on it."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    outside, errors = [], []
+
+    def route(request_route) -> None:
+        if request_route.request.url.startswith(base):
+            request_route.continue_()
+        else:
+            outside.append(request_route.request.url)
+            request_route.abort()
+
+    context.route("**/*", route)
+    page = context.new_page()
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on(
+        "console",
+        lambda message: message.type == "error" and errors.append(message.text),
+    )
+    page.goto(url, wait_until="load")
+    page.evaluate(sitetools.WAIT_FOR_MATHS)
+    return page, outside, errors
+
+
+def check_feedback(page) -> None:
+    """Press a wrong and then the right option of every question."""
+    quizzes = page.locator(".posenc-quiz")
+    assert quizzes.count() >= 3
+    for number in range(quizzes.count()):
+        quiz = quizzes.nth(number)
+        feedback = quiz.locator(".quiz-feedback")
+        assert feedback.inner_text() == ""
+        assert quiz.locator(".quiz-explanation:visible").count() == 0
+        wrong = quiz.locator('.quiz-option[data-verdict="wrong"]').first
+        wrong.locator(".quiz-choice").click()
+        assert feedback.inner_text().startswith("Not quite"), number
+        assert "quiz-feedback-wrong" in feedback.get_attribute("class")
+        assert wrong.locator(".quiz-explanation").is_visible()
+        assert quiz.locator(".quiz-explanation:visible").count() == 1
+        right = quiz.locator('.quiz-option[data-verdict="right"]')
+        assert right.count() == 1
+        right.locator(".quiz-choice").click()
+        assert feedback.inner_text().startswith("Right"), number
+        assert right.locator(".quiz-explanation").is_visible()
+        assert not wrong.locator(".quiz-explanation").is_visible()
+        assert right.locator(".quiz-choice").get_attribute("aria-pressed") == "true"
+
+
+def check_keyboard(page) -> None:
+    """Tab reaches an option of the first question; Enter answers it."""
+    quiz = page.locator(".posenc-quiz").first
+    right = quiz.locator('.quiz-option[data-verdict="right"] .quiz-choice')
+    # from the first option, Tab on to the right one
+    quiz.locator(".quiz-choice").first.focus()
+    for _ in range(quiz.locator(".quiz-choice").count()):
+        if right.evaluate("button => button === document.activeElement"):
+            break
+        page.keyboard.press("Tab")
+    assert right.evaluate("button => button === document.activeElement")
+    page.keyboard.press("Enter")
+    assert quiz.locator(".quiz-feedback").inner_text().startswith("Right")
+
+
+@pytest.mark.parametrize("edition", ["default", "student"])
+def test_questions_give_feedback_on_every_page(browser, edition):
+    site = SITE if edition == "default" else STUDENT
+    if not (site / "index.html").exists():
+        pytest.fail(f"no site at {site}: make book (and make student)")
+    pages = pages_with_questions(site)
+    expected = {f"book/{path.stem}.html" for path in CHAPTERS}
+    assert expected <= set(pages), sorted(expected - set(pages))
+    with sitetools.serve(site) as base:
+        for path in pages:
+            page, outside, errors = open_offline(browser, base + path, base)
+            check_feedback(page)
+            page.reload(wait_until="load")
+            check_keyboard(page)
+            assert not outside and not errors, (path, outside, errors)
+            page.context.close()
