@@ -46,6 +46,11 @@ book: $(INSTALLED)
 student: $(INSTALLED)
 	$(BIN)/python scripts/student_edition.py _build
 
+# The homework: an assignment notebook per derivation chapter, generated
+# from its exercises (scripts/homework.py), in _build/homework/.
+homework: $(INSTALLED)
+	$(BIN)/python scripts/homework.py _build/homework
+
 # Every chapter runs again from a clean kernel in tests/test_bundle.py: in a
 # fresh venv installed from the site's notebooks.zip, as a student runs it.
 test: $(INSTALLED)

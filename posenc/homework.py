@@ -1,0 +1,650 @@
+"""Homework checks: right or wrong, with a hint, never the answer.
+
+The assignment notebooks (``make homework``, ``scripts/homework.py``) are
+generated from the exercises of the derivation chapters. Each task of a
+notebook ends with ``check(task, answer)``, which prints one of
+
+* ``correct``;
+* ``not yet``, with a hint (a targeted one for a known slip);
+* ``not attempted``, while ``answer`` is still ``...`` (the starter value),
+
+and returns True only for a right answer. It never prints the expected
+value, and the expected values are not in this file either: a number is
+stored as SHA-256 digests of the integers next to ``value / tolerance``
+(salted with the task's name), so any answer within about a tolerance of
+the right one is accepted, and reading the digests reveals nothing. A few
+tasks are checked by a property instead (a permutation, a matrix, a pair of
+frequencies), which the answer must satisfy.
+
+The reference solutions are on the instructor section's answer-key page
+(``book/instructor/homework_answers.md``), in the default edition only;
+``tests/test_homework.py`` runs them through every check and a wrong answer
+through each, and runs the generated notebooks with their starter code.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import numbers
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .core import encoding
+from .validate import check_choice
+
+#: What ``check`` says: right, wrong (with a hint), or nothing to check yet.
+CORRECT, NOT_YET, NOT_ATTEMPTED = "correct", "not yet", "not attempted"
+
+
+@dataclass(frozen=True)
+class Task:
+    """One task of an assignment.
+
+    ``kind`` says what the answer is: "integer", "integers" (a tuple),
+    "boolean", "number" (within ``tolerance``) or "property" (``test`` says
+    whether it holds). ``digests`` are the accepted answers' digests;
+    ``slips`` maps the digest of a known wrong answer to its own hint.
+    """
+
+    name: str
+    chapter: str
+    exercise: str
+    prompt: str
+    starter: str
+    kind: str
+    hint: str
+    digests: frozenset[str] = frozenset()
+    tolerance: float = 0.0
+    slips: dict[str, str] = field(default_factory=dict)
+    test: Callable[[object], bool] | None = None
+
+
+def digest(task: str, canonical: str) -> str:
+    """The stored form of an answer: salted with the task's name."""
+    return hashlib.sha256(f"posenc-homework:{task}:{canonical}".encode()).hexdigest()
+
+
+def canonical(kind: str, answer: object, tolerance: float = 0.0) -> str | None:
+    """``answer`` as the text that is hashed, or None if it is not of the
+    task's kind (a string for a number, a float for an integer, ...)."""
+    if kind == "boolean":
+        if isinstance(answer, (bool, np.bool_)):
+            return str(bool(answer))
+        return None
+    if kind == "integer":
+        if isinstance(answer, numbers.Integral) and not isinstance(answer, bool):
+            return str(int(answer))
+        return None
+    if kind == "integers":
+        try:
+            values = tuple(answer)
+        except TypeError:
+            return None
+        if not all(
+            isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in values
+        ):
+            return None
+        return ",".join(str(int(v)) for v in values)
+    if kind == "number":
+        if isinstance(answer, bool) or not isinstance(answer, numbers.Real):
+            return None
+        if not math.isfinite(answer):
+            return None
+        return str(math.floor(answer / tolerance))
+    raise ValueError(f"kind must be one of the task kinds, got {kind!r}")
+
+
+def number_digests(task: str, value: float, tolerance: float) -> frozenset[str]:
+    """Digests that accept any number within about ``tolerance`` of
+    ``value``: the bins of width ``tolerance`` around it. (Used to write the
+    digests below; the values themselves are not stored.)"""
+    centre = math.floor(value / tolerance)
+    return frozenset(
+        digest(task, str(bin_)) for bin_ in (centre - 1, centre, centre + 1)
+    )
+
+
+# ------------------------------------------------------------ property tests
+
+
+def _inverse_permutation(answer: object) -> bool:
+    """Halves to interleaved for d = 8: the interleaved table, from the
+    halves table's columns in the order ``answer``."""
+    try:
+        order = np.asarray(answer)
+    except Exception:
+        return False
+    if order.shape != (8,) or order.dtype.kind not in "iu":
+        return False
+    if sorted(order.tolist()) != list(range(8)):
+        return False
+    positions = np.arange(50)
+    halves = encoding(positions, 8, layout="halves")
+    return bool(np.array_equal(halves[:, order], encoding(positions, 8)))
+
+
+def _clockwise_map(answer: object) -> bool:
+    """An orthogonal 2x2 matrix O with O (cos m t, sin m t) = (cos m t,
+    -sin m t) for every m and t."""
+    try:
+        matrix = np.asarray(answer, dtype=float)
+    except (TypeError, ValueError):
+        return False
+    if matrix.shape != (2, 2) or not np.all(np.isfinite(matrix)):
+        return False
+    angles = np.linspace(-7, 7, 29)
+    counter = np.stack([np.cos(angles), np.sin(angles)])
+    clockwise = np.stack([np.cos(angles), -np.sin(angles)])
+    return bool(
+        np.allclose(matrix @ counter, clockwise, rtol=0, atol=1e-9)
+        and np.allclose(matrix.T @ matrix, np.eye(2), rtol=0, atol=1e-9)
+    )
+
+
+def _breaks_rms_law(answer: object) -> bool:
+    """Two frequencies (theta_0, theta_1) for which the long-run mean of
+    g(Delta)^2 = (cos Delta theta_0 + cos Delta theta_1)^2 is not N/2 = 1:
+    its mean over 200,000 consecutive offsets is off by more than 0.1."""
+    try:
+        pair = np.asarray(answer, dtype=float)
+    except (TypeError, ValueError):
+        return False
+    if pair.shape != (2,) or not np.all(np.isfinite(pair)):
+        return False
+    offsets = np.arange(200_000.0)
+    sums = np.cos(offsets * pair[0]) + np.cos(offsets * pair[1])
+    return bool(abs(np.mean(sums**2) - 1.0) > 0.1)
+
+
+# ------------------------------------------------------------ the tasks
+
+
+def _task(name: str, **fields) -> Task:
+    return Task(name=name, **fields)
+
+
+TASKS: dict[str, Task] = {
+    task.name: task
+    for task in [
+        _task(
+            "encoding-slowest-period",
+            chapter="the_encoding",
+            exercise="ex-encoding-longest-period",
+            prompt=(
+                "For $d = 512$ and base $10^4$: how many positions does "
+                "the slowest pair take to complete one turn? Round to the "
+                "nearest integer (an `int`)."
+            ),
+            starter="theta = posenc.frequencies(512)\nanswer = ...",
+            hint=(
+                "The period of a pair is 2π divided by its frequency; "
+                "which pair has the smallest frequency?"
+            ),
+            kind="integer",
+            digests=frozenset(
+                ["91a54b0e7f7448f639fd358f069b328dc61eaed180ee88dab21fdf4f626cb123"]
+            ),
+            slips={
+                "630864fb70648cb8459faab4ca40d79428de04d8e0f6e61d3f1048e17b6afa46": (
+                    "That is 2π·base, the period of a frequency of exactly "
+                    "1/base. The slowest pair is i = d/2 − 1, whose frequency "
+                    "is base^(−(d−2)/d), a little faster."
+                )
+            },
+        ),
+        _task(
+            "encoding-max-distance",
+            chapter="the_encoding",
+            exercise="ex-encoding-distance",
+            prompt=(
+                "For $d = 64$ and base $10^4$: the largest distance "
+                "$\\lVert p_m - p_n\\rVert$ over all offsets $1 \\le |m - n| "
+                "\\le 100\\,000$ (a float, within about 0.001). Compare it "
+                "with $\\sqrt{2d}$."
+            ),
+            starter="offsets = np.arange(1, 100_001)\nanswer = ...",
+            hint=(
+                "The distance depends only on the offset: ‖p_m − p_n‖² = "
+                "d − 2 g(m − n). Compute g on all offsets "
+                "(posenc.inner_product, or a sum of cosines) and take the "
+                "largest distance."
+            ),
+            kind="number",
+            tolerance=0.001,
+            digests=frozenset(
+                [
+                    "4a70e1695a873200db022a34bdb8b748ef00a5502449d6684ac7ece542c59547",
+                    "8a606f5c0e4c9ea615f3f2963ab0949396498559b9c240fbc11374b5cca7a5bc",
+                    "b71c6ed7cf0c3531f40e1f6be07840ad342fa4630180c95a9fc739fc0fc77ff3",
+                ]
+            ),
+            slips={
+                "b47a4bed6dde33299a8a3e845fa6eb04103d6f0004651182fe24841fa054fa6d": (
+                    "That is the bound √(2d); do integer offsets reach it? "
+                    "Compute the distances and take their maximum."
+                )
+            },
+        ),
+        _task(
+            "encoding-inverse-permutation",
+            chapter="the_encoding",
+            exercise="ex-encoding-permutation",
+            prompt=(
+                "For $d = 8$: the column order that turns the halves "
+                "layout back into the interleaved one, as a list of 8 "
+                "integers: `halves[:, answer]` must equal the interleaved "
+                "table."
+            ),
+            starter=(
+                "interleaved = posenc.encoding(np.arange(10), 8)\n"
+                'halves = posenc.encoding(np.arange(10), 8, layout="halves")\n'
+                "answer = ..."
+            ),
+            hint=(
+                "Column 2i of the interleaved table is sin(tθ_i), which "
+                "the halves layout stores in column i; column 2i + 1 is "
+                "cos(tθ_i), stored in column d/2 + i."
+            ),
+            kind="property",
+            test=_inverse_permutation,
+        ),
+        _task(
+            "symmetry-maxpool",
+            chapter="attention_is_blind_to_order",
+            exercise="ex-symmetry-maxpool",
+            prompt=(
+                "Is the model with a maximum over positions (instead of "
+                "the mean) still blind to word order? `True` or `False`."
+            ),
+            starter="answer = ...",
+            hint=(
+                "A maximum over positions, coordinate by coordinate, is a "
+                "symmetric function of the rows: what does it do to rows "
+                "given in another order?"
+            ),
+            kind="boolean",
+            digests=frozenset(
+                ["4f08d633eceb7547b768f3ad877560022da06e1082eb70326be55c4bd855a7b0"]
+            ),
+        ),
+        _task(
+            "symmetry-causal",
+            chapter="attention_is_blind_to_order",
+            exercise="ex-symmetry-causal",
+            prompt=(
+                "Put the three tokens before position 3 in each of their "
+                "6 orders. How many *different* rows 3 come out of one "
+                "masked layer (`causal_attention`), and how many of two "
+                "(`causal_layer` twice)? A tuple of two integers, e.g. "
+                "`(2, 5)`; copy the two functions from the chapter's "
+                "notebook."
+            ),
+            starter="answer = ...",
+            hint=(
+                "Row 3 of one masked layer is a weighted average over "
+                "positions 0 to 3 with weights from the same scores: does "
+                "the order of the first three change that sum? After one "
+                "layer, rows 0 to 2 already depend on the order."
+            ),
+            kind="integers",
+            digests=frozenset(
+                ["a8cc51b9f807f64de1c407f0a453aca7a56cad661fc65420e78f361d8d83d651"]
+            ),
+        ),
+        _task(
+            "symmetry-repeated",
+            chapter="attention_is_blind_to_order",
+            exercise="ex-symmetry-repeated",
+            prompt=(
+                "With $p_1 = p_2$ (positions 0, 1, 2), which swap of two "
+                "words can the model still not see? The two positions as "
+                "a tuple, smaller first, e.g. `(0, 2)`."
+            ),
+            starter="answer = ...",
+            hint=(
+                "A swap is invisible when the two words swapped receive "
+                "the same position vector."
+            ),
+            kind="integers",
+            digests=frozenset(
+                ["12f8c961a0397bfc4eb85f131c1bb6dbc84a19ae0a565102ea78c5fcb3140abd"]
+            ),
+        ),
+        _task(
+            "taylor-rank",
+            chapter="taylor_expansion",
+            exercise="ex-taylor-rank",
+            prompt=(
+                "What is the smallest $d_k$ for which one head can have "
+                "$H = I$ exactly when $d = 512$? An integer."
+            ),
+            starter="answer = ...",
+            hint=(
+                "rank(W_Q W_Kᵀ) is at most d_k, and the identity of size d has rank d."
+            ),
+            kind="integer",
+            digests=frozenset(
+                ["2e1ffe1e6393defce8e6833e99d222770e5a7c58d9d16cdc12680f001431d4a8"]
+            ),
+        ),
+        _task(
+            "taylor-cosines",
+            chapter="taylor_expansion",
+            exercise="ex-taylor-cosines",
+            prompt=(
+                "With cosines alone, $p_t = (\\cos t\\theta_i)_i$, "
+                "$\\theta_i$ = `posenc.frequencies(64)` (32 frequencies) "
+                "and $H = I$: the part of $\\langle p_{100}, "
+                "p_{103}\\rangle$ that depends on $m + n$ (a float, within "
+                "about 0.001)."
+            ),
+            starter="theta = posenc.frequencies(64)\nanswer = ...",
+            hint=(
+                "cos a cos b = ½[cos(a − b) + cos(a + b)]: the part in m "
+                "+ n is the second half-sum, at m + n = 203."
+            ),
+            kind="number",
+            tolerance=0.001,
+            digests=frozenset(
+                [
+                    "630415c68ce9e801aed8860ffb76f7517971dc8e4c9201b4f10729d62acd03a0",
+                    "6d057e48651095ba20734610f441135cfbcf8646a582bc02960c23fcb9f70b23",
+                    "b87565192c1e4fd9906f1e0cb9f11a736eb162cd1981e2c7a10062f976d99aa9",
+                ]
+            ),
+            slips={
+                "95fc1231ac086161453e0aec3be692c7014e6b61d15d103b39753a7250f899b1": (
+                    "Right size, wrong sign: write cos a cos b as a half-sum "
+                    "of two cosines and look at the sign of the cos((m+n)θ) "
+                    "term."
+                )
+            },
+        ),
+        _task(
+            "complex-radii",
+            chapter="complex_solution",
+            exercise="ex-complex-radii",
+            prompt=(
+                "With $p_m = (1 + 0.1m)(\\cos m\\theta, \\sin m\\theta)$ and "
+                "$\\theta = 0.3$: $\\langle p_2, p_0\\rangle - \\langle p_5, "
+                "p_3\\rangle$ (the same offset 2; a float, within about "
+                "0.001)."
+            ),
+            starter="theta = 0.3\nanswer = ...",
+            hint=(
+                "⟨p_m, p_n⟩ = (1 + 0.1m)(1 + 0.1n) cos((m − n)θ): the "
+                "radii multiply the cosine of the angle between the two "
+                "points."
+            ),
+            kind="number",
+            tolerance=0.001,
+            digests=frozenset(
+                [
+                    "0cc3c87ff9c518101b29200c60d34c443c56f56f5ecd1b3abb2dbed29b3580b3",
+                    "91c78890fe4688b11aa085139c49688debaa48fe2c4c7c4834273afdc14f9c6f",
+                    "c0e81be33754211081e8b502fb0a28ea89568c9ff41082a9f133aeafc2d1251e",
+                ]
+            ),
+        ),
+        _task(
+            "complex-clockwise",
+            chapter="complex_solution",
+            exercise="ex-complex-clockwise",
+            prompt=(
+                "The orthogonal $2\\times 2$ matrix $O$ that maps $(\\cos "
+                "m\\theta, \\sin m\\theta)$ to the clockwise hands $(\\cos "
+                "m\\theta, -\\sin m\\theta)$ for every $m$ and $\\theta$ (a "
+                "nested list or an array)."
+            ),
+            starter="answer = ...",
+            hint=(
+                "The clockwise hands are the counter-clockwise ones "
+                "reflected in one axis: which coordinate changes sign?"
+            ),
+            kind="property",
+            test=_clockwise_map,
+        ),
+        _task(
+            "decay-half",
+            chapter="decay_integral",
+            exercise="ex-decay-half",
+            prompt=(
+                "For base $10^5$: the offset $\\Delta$ at which $I(\\Delta) "
+                "= 1/2$ (`posenc.decay_integral`; a float, within about "
+                "0.05)."
+            ),
+            starter="from scipy.optimize import brentq\n\nanswer = ...",
+            hint=(
+                "Find the root of I(Δ) − 1/2 between 10 and 1000, with "
+                "base=1e5 passed to posenc.decay_integral."
+            ),
+            kind="number",
+            tolerance=0.05,
+            digests=frozenset(
+                [
+                    "a0eb8af091e72b0967ce9690d7c97cfeea15b988b173616566d5aada7edfb2bf",
+                    "b4f9b094b1f5d794f207beac04d2041d31443f1e5b8d786d70fb65c647a1de0a",
+                    "fd9bd0a19470b7cc7c695971d575f27ea207702f9dae583f46bcc01afb016446",
+                ]
+            ),
+            slips={
+                "5fe6c263df9891e651f60553698441ac52907f6278baa133d397b71fc269e3fc": (
+                    "That is the log law's prediction e^(−γ)√base; the "
+                    "exercise asks where the exact integral I(Δ) equals 1/2 "
+                    "(solve with a root finder, e.g. scipy.optimize.brentq)."
+                )
+            },
+        ),
+        _task(
+            "decay-cube-exponent",
+            chapter="decay_integral",
+            exercise="ex-decay-cube",
+            prompt=(
+                "$\\int_0^1\\cos(\\Delta\\tau^3)\\,d\\tau$ decays like "
+                "$C\\,\\Delta^{a}$ for large $\\Delta$. The exponent $a$ (a "
+                "float, within about 0.001)."
+            ),
+            starter="answer = ...",
+            hint=(
+                "Where does Δτ³ stay below about 1? The integral is "
+                "dominated by that stretch of τ near 0."
+            ),
+            kind="number",
+            tolerance=0.001,
+            digests=frozenset(
+                [
+                    "7650e98b4c60318d272a48175b9b44565b2521b7efcae21fcf180048b92ad220",
+                    "e1a5dc7ab903d6b6841a9b76a9ec70138a83339be1bd42d85062a41d1e650a1a",
+                    "efabaf022e6df70218e341b62320711a43e4a04b7f7a02a5c063e9142182185e",
+                ]
+            ),
+            slips={
+                "e99b57446451b54945d7b8a000ce8b5e84694c4d9d79fccaf48d194f72ce2326": (
+                    "No: the integrand stops oscillating near τ = 0, where "
+                    "Δτ³ stays below about 1, that is for τ up to about "
+                    "Δ^(−1/3); that stretch sets the rate."
+                )
+            },
+        ),
+        _task(
+            "decay-cube-constant",
+            chapter="decay_integral",
+            exercise="ex-decay-cube",
+            prompt=(
+                "The leading constant $C$ of the same law (a float, "
+                "within about 0.001). Check it numerically at a few large "
+                "$\\Delta$."
+            ),
+            starter="answer = ...",
+            hint=(
+                "Use the hint of the exercise: the integral from 0 to "
+                "infinity is Γ(4/3) cos(π/6) Δ^(−1/3); the part beyond τ "
+                "= 1 only oscillates and shrinks."
+            ),
+            kind="number",
+            tolerance=0.001,
+            digests=frozenset(
+                [
+                    "1fa36f106896446bfa1ab00ef794e246daca73376095fa7f4a2b9a01db1a3a6c",
+                    "3c112a8d9ea50c74e5ac1eeeea193a81dfe43a3d997c9363d16f228aca58a730",
+                    "f3847440fa39ecbaaf34a4ca8816d9498b2bd4013c5e26eb337e302e86fd5504",
+                ]
+            ),
+        ),
+        _task(
+            "decay-rope-threshold",
+            chapter="decay_finite_d",
+            exercise="ex-decay-rope-head",
+            prompt=(
+                "$\\Delta_1$ for a rotary head, $d = 128$ and base $10^4$ "
+                "(a float, within about 0.005)."
+            ),
+            starter="answer = ...",
+            hint="Δ₁ = πd / ln(base).",
+            kind="number",
+            tolerance=0.005,
+            digests=frozenset(
+                [
+                    "0f9b10748d82c26aebab08012d80a45f606f85e5f114dde1ed16ccad8dc97afd",
+                    "4fbc03281462a512a1a5235b5d3817d8fa7ae7b59c1eed6b67cdad21ea463e8c",
+                    "cc257ffbdde2db1dba8758909fb01bffb4ad962d46fa6813d04a21d17d8fecf7",
+                ]
+            ),
+        ),
+        _task(
+            "decay-double-nyquist",
+            chapter="decay_finite_d",
+            exercise="ex-decay-threshold",
+            prompt=(
+                "For $d = 512$ and base $10^4$: the offset $2\\Delta^*$ at "
+                "which $\\Delta\\theta_0 - \\Delta\\theta_1 = 2\\pi$ exactly "
+                "(a float, within about 0.005)."
+            ),
+            starter="theta = posenc.frequencies(512)\nanswer = ...",
+            hint=("Solve Δ(θ₀ − θ₁) = 2π for Δ, with θ₀ = 1 and θ₁ = base^(−2/d)."),
+            kind="number",
+            tolerance=0.005,
+            digests=frozenset(
+                [
+                    "8d99699e205b8507d03c435f1d450c320fcd756103651d08ef9435ee01c15dbb",
+                    "a15ef5a6cec2cb8c94d5691dd39931ef591d169cd9844d4f5bf899c45fd321c6",
+                    "a7609fec42abd8dead62042edcb31fab57598a68e9a0161aba38e4fa4e699aa4",
+                ]
+            ),
+            slips={
+                "0a5fdac2956fa3a9f993db5294a8c4218ca2c448b879c622aee58bf855c5a6c1": (
+                    "That is close to Δ₁ = πd/ln(base), an approximation; 2Δ* "
+                    "solves Δ(θ₀ − θ₁) = 2π exactly."
+                )
+            },
+        ),
+        _task(
+            "decay-rms-break",
+            chapter="decay_finite_d",
+            exercise="ex-decay-rms-proof",
+            prompt=(
+                "Two frequencies $(\\theta_0, \\theta_1)$ for which the "
+                "long-run mean of $g(\\Delta)^2 = (\\cos\\Delta\\theta_0 + "
+                "\\cos\\Delta\\theta_1)^2$ is *not* $N/2 = 1$ (a tuple of "
+                "two floats)."
+            ),
+            starter="answer = ...",
+            hint=(
+                "The bounds on the averages of the four cosines need θ₀ ± "
+                "θ₁ and 2θ₀, 2θ₁ away from multiples of 2π. Break one: "
+                "what if the two frequencies are equal, or one is 0?"
+            ),
+            kind="property",
+            test=_breaks_rms_law,
+        ),
+        _task(
+            "decay-linear-zero",
+            chapter="decay_finite_d",
+            exercise="ex-decay-linear-zero",
+            prompt=(
+                "For the schedule $\\theta(\\tau) = \\tau$: the first "
+                "positive zero of the integral "
+                "$\\int_0^1\\cos(\\Delta\\tau)\\,d\\tau$ (a float, within about "
+                "0.001)."
+            ),
+            starter="answer = ...",
+            hint="The integral is sin(Δ)/Δ.",
+            kind="number",
+            tolerance=0.001,
+            digests=frozenset(
+                [
+                    "37bb5aa90833eeccfa926c23cace685cf10547793038a8ff01fd0c23e86fd341",
+                    "adef9dcc453306a20bd208a46862ce6cf11786cf74fce8c57bd35d542fa10261",
+                    "d36d3578780054d2f2266eda5da52f920859620527fef41819c37ad7f660a35a",
+                ]
+            ),
+        ),
+        _task(
+            "decay-linear-period",
+            chapter="decay_finite_d",
+            exercise="ex-decay-linear-zero",
+            prompt=(
+                "For $\\theta_i = 2i/d$ with $d = 64$: the period in "
+                "$\\Delta$ of the exact sum $\\sum_i\\cos(\\Delta\\theta_i)$ "
+                "(a float, within about 0.01)."
+            ),
+            starter="answer = ...",
+            hint=(
+                "Every angle Δ·2i/d must advance by a whole number of "
+                "turns: for which smallest Δ is 2Δ/d a multiple of 2π?"
+            ),
+            kind="number",
+            tolerance=0.01,
+            digests=frozenset(
+                [
+                    "3d22de3e9490ebf1d31134292561dbfd9120339ca3e52f7b768d3ce08c942f5e",
+                    "645cfcab38bcfa7a9c336831855a3c20f59c04a15d27db51974aadc289f8dea0",
+                    "ca8762d7d52e7bf33b547fc73942910945804de678730bd35ecd6a4a32a6d9d4",
+                ]
+            ),
+        ),
+    ]
+}
+
+
+def tasks_of(chapter: str) -> list[Task]:
+    """The tasks of a chapter, in the order of its exercises."""
+    return [task for task in TASKS.values() if task.chapter == chapter]
+
+
+def verdict(task: str, answer: object) -> tuple[str, str]:
+    """(``CORRECT`` | ``NOT_YET`` | ``NOT_ATTEMPTED``, message) for
+    ``answer`` to ``task``; the message never contains the right answer."""
+    spec: Task = TASKS[check_choice(task, "task", tuple(TASKS))]
+    if answer is ... or answer is None:
+        return NOT_ATTEMPTED, "not attempted: replace the ... with your answer."
+    if spec.kind == "property":
+        ok = spec.test(answer)
+        return (CORRECT, "correct.") if ok else (NOT_YET, f"not yet. {spec.hint}")
+    text = canonical(spec.kind, answer, spec.tolerance)
+    if text is None:
+        return NOT_YET, f"not yet: {_expected(spec)}"
+    key = digest(spec.name, text)
+    if key in spec.digests:
+        return CORRECT, "correct."
+    return NOT_YET, "not yet. " + spec.slips.get(key, spec.hint)
+
+
+def _expected(spec: Task) -> str:
+    return {
+        "integer": "the answer is an integer (an int, not a float or a string).",
+        "integers": "the answer is a tuple of integers.",
+        "boolean": "the answer is True or False.",
+        "number": "the answer is a number (a float or an int).",
+    }[spec.kind]
+
+
+def check(task: str, answer: object) -> bool:
+    """Print whether ``answer`` to ``task`` is right (with a hint if not);
+    True if it is. See the module docstring."""
+    status, message = verdict(task, answer)
+    print(f"{task}: {message}")
+    return status == CORRECT

@@ -1,0 +1,166 @@
+"""Homework: every check accepts its reference answer and rejects a wrong
+one with a hint, never the answer; the generated notebooks run top to
+bottom with their starter code, each check saying "not attempted".
+
+The reference answers are the cells of the answer-key page
+(``book/instructor/homework_answers.md``), each headed by the name of its
+task; they run here against ``posenc.homework.check``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+import sys
+from pathlib import Path
+
+import jupytext
+import nbformat
+import numpy as np
+import pytest
+
+from posenc import homework
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "_ext"))
+
+import homework_notebooks  # noqa: E402
+
+KEY = ROOT / "book" / "instructor" / "homework_answers.md"
+
+
+def answer_key() -> dict[str, str]:
+    """The code of the answer key by task (a cell may answer several)."""
+    cells = {}
+    for cell in jupytext.read(KEY).cells:
+        first = cell.source.splitlines()[0] if cell.source else ""
+        if cell.cell_type == "code" and first.startswith("# "):
+            names = re.findall(r"[a-z]+(?:-[a-z]+)+", first.split(":")[0])
+            for name in names:
+                cells[name] = cell.source
+    return cells
+
+
+KEY_CELLS = answer_key()
+
+#: For each task, answers that are wrong (a near miss where one exists).
+WRONG = {
+    "encoding-slowest-period": [62832, 60612, 60611.0, "60611"],
+    "encoding-max-distance": [11.3137, 9.52, 9.54],
+    "encoding-inverse-permutation": [[0, 1, 2, 3, 4, 5, 6, 7], [0, 2, 4, 6, 1, 3]],
+    "symmetry-maxpool": [False, 1],
+    "symmetry-causal": [(6, 6), (1, 1), (6, 1)],
+    "symmetry-repeated": [(0, 1), (0, 2), (2, 1)],
+    "taylor-rank": [511, 64, 512.0],
+    "taylor-cosines": [-4.67733, 4.69, 0.0],
+    "complex-radii": [0.619, -0.60],
+    "complex-clockwise": [[[0, 1], [1, 0]], [[1, 0], [0, 1]], [[2, 0], [0, -2]]],
+    "decay-half": [177.549, 178.5, float("nan")],
+    "decay-cube-exponent": [-1.0, -0.5, -0.3],
+    "decay-cube-constant": [0.80, 0.76],
+    "decay-rope-threshold": [43.7, 21.83],
+    "decay-double-nyquist": [174.6, 177.78, 177.83],
+    "decay-rms-break": [(1.0, 2.0), (0.3, 0.7), "0.5, 0.5"],
+    "decay-linear-zero": [np.pi / 2, 3.15],
+    "decay-linear-period": [64.0, 2 * np.pi * 64, 201.08],
+}
+
+
+def run_key(name: str) -> str:
+    """Run the answer-key cell of ``name`` with the key's imports; what
+    the checks printed."""
+    namespace: dict = {}
+    setup = jupytext.read(KEY).cells
+    imports = next(c.source for c in setup if c.cell_type == "code")
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(imports, namespace)
+        exec(KEY_CELLS[name], namespace)
+    return out.getvalue()
+
+
+def test_every_task_has_an_answer_key_and_wrong_answers():
+    assert set(KEY_CELLS) == set(homework.TASKS)
+    assert set(WRONG) == set(homework.TASKS)
+
+
+@pytest.mark.parametrize("name", sorted(homework.TASKS))
+def test_check_accepts_the_reference_answer(name):
+    printed = run_key(name)  # the cell asserts check(...) is True
+    assert f"{name}: correct." in printed
+
+
+@pytest.mark.parametrize("name", sorted(homework.TASKS))
+def test_check_rejects_wrong_answers_with_a_hint(name, capsys):
+    for wrong in WRONG[name]:
+        assert homework.check(name, wrong) is False, wrong
+        message = capsys.readouterr().out
+        assert message.startswith(f"{name}: not yet"), message
+        assert len(message) > len(name) + 20  # a hint, not just "no"
+
+
+@pytest.mark.parametrize("name", sorted(homework.TASKS))
+def test_hints_never_state_the_answer(name):
+    task = homework.TASKS[name]
+    texts = [task.hint, task.prompt, *task.slips.values()]
+    namespace: dict = {}
+    setup = jupytext.read(KEY).cells
+    with contextlib.redirect_stdout(io.StringIO()):
+        exec(next(c.source for c in setup if c.cell_type == "code"), namespace)
+        exec(KEY_CELLS[name], namespace)
+    answer = namespace.get("answer")  # the key's computed answer, if any
+    if isinstance(answer, (int, np.integer)):
+        shown = {str(answer)}
+    elif isinstance(answer, (float, np.floating)):
+        shown = {f"{answer:.2f}", f"{answer:.3f}"}
+    else:
+        shown = set()
+    for text in texts:
+        assert not any(each in text for each in shown), (text, shown)
+
+
+def test_not_attempted_and_bad_task_names():
+    assert homework.verdict("taylor-rank", ...)[0] == homework.NOT_ATTEMPTED
+    with pytest.raises(ValueError, match="task must be one of"):
+        homework.check("no-such-task", 1)
+
+
+def test_stored_digests_do_not_contain_plain_values():
+    source = (ROOT / "posenc" / "homework.py").read_text()
+    for value in ("60611", "9.53", "178.2", "43.66", "177.8", "0.7733", "4.677"):
+        assert value not in source, value
+
+
+@pytest.mark.parametrize("chapter", homework_notebooks.derivation_chapters())
+def test_every_derivation_chapter_has_an_assignment(chapter):
+    text = (ROOT / "book" / f"{chapter}.md").read_text()
+    labels = [label for label, _ in homework_notebooks.exercises(text)]
+    assert labels
+    for task in homework.tasks_of(chapter):
+        assert task.exercise in labels, task.name
+    assert homework.tasks_of(chapter), chapter
+
+
+def test_generated_notebooks_run_with_the_starter_code(tmp_path):
+    """Each assignment runs top to bottom in a fresh kernel (the venv's
+    python3), every check printing "not attempted"."""
+    from nbclient import NotebookClient
+
+    paths = homework_notebooks.write_assignments(tmp_path)
+    assert [p.stem for p in paths] == homework_notebooks.derivation_chapters()
+    for path in paths:
+        notebook = nbformat.read(path, as_version=4)
+        prose = "".join(c.source for c in notebook.cells if c.cell_type == "markdown")
+        assert not re.search(r"\{[a-z:-]+\}`", prose), path.name  # MyST roles
+        NotebookClient(notebook, timeout=120, kernel_name="python3").execute()
+        printed = [
+            output.get("text", "")
+            for cell in notebook.cells
+            if cell.cell_type == "code"
+            for output in cell.outputs
+        ]
+        checks = [line for text in printed for line in text.splitlines()]
+        names = [t.name for t in homework.tasks_of(path.stem)]
+        assert len(checks) == len(names), (path.name, checks)
+        assert all("not attempted" in line for line in checks), checks
