@@ -164,3 +164,11 @@ def test_generated_notebooks_run_with_the_starter_code(tmp_path):
         names = [t.name for t in homework.tasks_of(path.stem)]
         assert len(checks) == len(names), (path.name, checks)
         assert all("not attempted" in line for line in checks), checks
+
+
+def test_answer_key_is_stored_as_jupytext_writes_it_with_short_lines():
+    text = KEY.read_text()
+    assert jupytext.writes(jupytext.reads(text, fmt="md:myst"), fmt="md:myst") == text
+    for cell in jupytext.read(KEY).cells:
+        if cell.cell_type == "code":
+            assert all(len(line) <= 72 for line in cell.source.splitlines())
