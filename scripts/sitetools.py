@@ -37,6 +37,42 @@ WAIT_FOR_MATHS = """async () => {
 }"""
 
 
+#: JavaScript: every display equation of the page (with dropdowns opened if
+#: the argument is true): its label, its number (or the start of its TeX),
+#: the width of its typeset maths, the width of the box MathJax puts it in,
+#: whether that box scrolls far enough to show all of it, the height of the
+#: scrollbar the box draws (0 for none, or an overlay), and whether it is
+#: masked (faded out at an edge it continues past).
+DISPLAY_EQUATIONS = r"""async (openDropdowns) => {
+  if (openDropdowns) {
+    document.querySelectorAll("details").forEach(d => { d.open = true; });
+  }
+  for (const _ of [1, 2]) await new Promise(done => requestAnimationFrame(done));
+  const items = MathJax.startup.document.getMathItemsWithin(document.body);
+  return [...document.querySelectorAll("div.math")].flatMap(box => {
+    const container = box.querySelector("mjx-container");
+    if (!container) return [];
+    const maths = container.querySelector("mjx-math");
+    const style = getComputedStyle(container);
+    const number = box.querySelector(".eqno");
+    const item = items.find(i => i.typesetRoot === container);
+    const tex = (item ? item.math : "").trim().replace(/\s+/g, " ");
+    const width = maths.getBoundingClientRect().width;
+    return [{
+      id: box.id,
+      name: number ? number.firstChild.textContent.trim() : tex.slice(0, 40),
+      width: width,
+      room: container.clientWidth,
+      scrolls: ["auto", "scroll"].includes(style.overflowX)
+        && container.scrollWidth + 1 >= width,
+      scrollbar: container.offsetHeight - container.clientHeight
+        - parseFloat(style.borderTopWidth) - parseFloat(style.borderBottomWidth),
+      faded: (style.maskImage || style.webkitMaskImage || "none") !== "none",
+    }];
+  });
+}"""
+
+
 def site_dir() -> Path:
     """The site under test: ``POSENC_SITE``, else ``_build/html`` of the repo."""
     return Path(os.environ.get("POSENC_SITE") or ROOT / "_build" / "html").resolve()

@@ -242,38 +242,6 @@ SIZES = {
     },
 }
 
-#: JavaScript: every display equation (dropdowns opened): its number (or the
-#: start of its TeX), the width of its typeset maths, the width of the box
-#: MathJax puts it in, whether that box scrolls far enough to show all of it,
-#: the height of the scrollbar the box draws (0 for none, or an overlay), and
-#: whether it is masked (faded out at an edge it continues past).
-DISPLAY_EQUATIONS = r"""async () => {
-  document.querySelectorAll("details").forEach(d => { d.open = true; });
-  for (const _ of [1, 2]) await new Promise(done => requestAnimationFrame(done));
-  const items = MathJax.startup.document.getMathItemsWithin(document.body);
-  return [...document.querySelectorAll("div.math")].flatMap(box => {
-    const container = box.querySelector("mjx-container");
-    if (!container) return [];
-    const maths = container.querySelector("mjx-math");
-    const style = getComputedStyle(container);
-    const number = box.querySelector(".eqno");
-    const item = items.find(i => i.typesetRoot === container);
-    const tex = (item ? item.math : "").trim().replace(/\s+/g, " ");
-    const width = maths.getBoundingClientRect().width;
-    return [{
-      id: box.id,
-      name: number ? number.firstChild.textContent.trim() : tex.slice(0, 40),
-      width: width,
-      room: container.clientWidth,
-      scrolls: ["auto", "scroll"].includes(style.overflowX)
-        && container.scrollWidth + 1 >= width,
-      scrollbar: container.offsetHeight - container.clientHeight
-        - parseFloat(style.borderTopWidth) - parseFloat(style.borderBottomWidth),
-      faded: (style.maskImage || style.webkitMaskImage || "none") !== "none",
-    }];
-  });
-}"""
-
 #: JavaScript: the page's width in CSS px, the width it scrolls over, and the
 #: zoom (a phone zooms out of a page wider than itself).
 PAGE_WIDTH = """() => ({
@@ -303,7 +271,7 @@ def layouts(browser, base_url):
             page = open_page(chromium, base_url, Visit(), **SIZES[size])
             load(page, base_url + path)
             page.evaluate(sitetools.WAIT_FOR_MATHS)
-            equations = page.evaluate(DISPLAY_EQUATIONS)
+            equations = page.evaluate(sitetools.DISPLAY_EQUATIONS, True)
             done[path, size] = Layout(equations, page.evaluate(PAGE_WIDTH))
             page.context.close()
         return done[path, size]
