@@ -327,27 +327,37 @@ def alias_error_below(
     r"""The leading term of :func:`alias_error` below the alias threshold.
 
     .. math:: E(\Delta) \approx \frac{\sin\Delta}{d}
-        \Big(\cot \pi r - \frac{1}{\pi r}\Big),
+        \Big(\cot \pi r - \frac{1}{\pi r}\Big)
+        - \frac{\sin(\Delta/\mathrm{base})}{d}
+        \Big(\cot \frac{\pi r}{\mathrm{base}} - \frac{\mathrm{base}}{\pi r}\Big),
         \qquad r = \frac{|\Delta|}{\Delta_1} < 1,
 
-    with :math:`\Delta_1` = :func:`alias_threshold` (the sum of the
-    non-stationary alias integrals near the fast end). Its power series in
+    with :math:`\Delta_1` = :func:`alias_threshold`: the non-stationary alias
+    integrals summed at the fast end :math:`\tau = 0` and at the slow end
+    :math:`\tau = 1`, where the clocks turn base times more slowly. The rest is
+    :math:`O(\ln(\mathrm{base})/d^2)` for :math:`r \le 1/2`. The power series in
     :math:`r` is the Euler-Maclaurin series, which diverges at :math:`r = 1`.
     Raises ``ValueError`` for :math:`|\Delta| \ge \Delta_1`. Derived in the
     chapter "Finite d".
     """
     delta = check_finite(delta, "delta")
+    base = check_base(base)
     r = np.abs(delta) / alias_threshold(d, base)
     if np.any(r >= 1):
         raise ValueError("delta must be below the alias threshold pi d / ln base")
-    x = np.pi * r
+    fast = np.sin(delta) * _cot_minus_inverse(np.pi * r)
+    slow = np.sin(delta / base) * _cot_minus_inverse(np.pi * r / base)
+    return (fast - slow) / d
+
+
+def _cot_minus_inverse(x: NDArray[np.float64]) -> NDArray[np.float64]:
+    """cot x - 1/x for 0 <= x < pi, without the cancellation near 0."""
     safe = np.where(x < 1e-3, 1.0, x)
     # cot x - 1/x cancels for small x; its series -x/3 - x^3/45 - 2x^5/945
     # has relative error below 1e-13 for x < 1e-3.
-    cotangent = np.where(
+    return np.where(
         x < 1e-3, -x / 3 - x**3 / 45 - 2 * x**5 / 945, 1 / np.tan(safe) - 1 / safe
     )
-    return np.sin(delta) * cotangent / d
 
 
 def harmonic(k: ArrayLike) -> NDArray[np.float64]:

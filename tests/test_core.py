@@ -617,27 +617,50 @@ def test_alias_error_is_the_sum_less_the_integral_and_the_endpoint_term():
 
 
 def test_alias_error_below_the_threshold_follows_its_leading_term():
-    # sin(delta) (cot(pi r) - 1/(pi r)) / d, r = delta / Delta_1: the rest is
-    # O(1/d^2) for r <= 1/2: measured 2.2/d^2 (d = 128) to 3.6/d^2 (d = 4096).
-    for d in [64, 256, 1024]:
-        half = core.alias_threshold(d, 1e4) / 2
-        delta = np.arange(0, math.floor(half) + 1, dtype=float)
-        rest = core.alias_error(delta, d) - core.alias_error_below(delta, d)
-        assert np.abs(rest).max() <= 4 / d**2
+    # the fast end and the slow end: the rest is O(ln(base)/d^2) for r <= 1/2,
+    # measured up to 0.40 ln(base)/d^2 (bases 1e2 to 1e6, d = 64 to 8192).
+    # Without the slow end it is 23/d^2 at base 100, d = 4096.
+    for base in [1e2, 1e4, 1e6]:
+        for d in [64, 1024, 4096]:
+            half = core.alias_threshold(d, base) / 2
+            delta = np.arange(0, math.floor(half) + 1, dtype=float)
+            error = core.alias_error(delta, d, base)
+            rest = error - core.alias_error_below(delta, d, base)
+            assert np.abs(rest).max() <= 0.41 * math.log(base) / d**2, (base, d)
 
 
 def test_alias_error_below_series_and_closed_form_meet():
     # The series replaces cot x - 1/x for x = pi r < 1e-3: against mpmath, the
     # series is exact to 1e-13 there; the closed form just above loses about
-    # 1e-16 / x^2 relative to cancellation.
+    # 1e-16 / x^2 relative to cancellation. The slow end (x / base) is always
+    # in the series' range here.
     d, base = 512, 1e4
     for x, rel in [(0.999e-3, 1e-13), (1.001e-3, 1e-9), (1e-5, 1e-13)]:
         delta = x * core.alias_threshold(d, base) / math.pi
         with mpmath.workdps(30):
-            exact = float(mpmath.sin(delta) * (mpmath.cot(x) - 1 / mpmath.mpf(x)) / d)
+            xm, b = mpmath.mpf(x), mpmath.mpf(base)
+            fast = mpmath.sin(delta) * (mpmath.cot(xm) - 1 / xm)
+            slow = mpmath.sin(delta / b) * (mpmath.cot(xm / b) - b / xm)
+            exact = float((fast - slow) / d)
         value = core.alias_error_below(delta, d, base)
         assert value == pytest.approx(exact, rel=rel, abs=0)
     assert core.alias_error_below(0.0, d) == 0.0
+
+
+def test_alias_error_below_includes_the_slow_end():
+    # sin(delta) (cot x - 1/x) - sin(delta/base) (cot(x/base) - base/x), over
+    # d, with x = pi r, against mpmath at 30 digits; base 100 and d = 8192
+    # put delta/base up to 28, where the slow end is far from negligible.
+    d, base = 8192, 100.0
+    for r in [0.01, 0.3, 0.5, 0.9]:
+        delta = r * core.alias_threshold(d, base)
+        with mpmath.workdps(30):
+            x, b = mpmath.pi * mpmath.mpf(r), mpmath.mpf(base)
+            fast = mpmath.sin(delta) * (mpmath.cot(x) - 1 / x)
+            slow = mpmath.sin(delta / b) * (mpmath.cot(x / b) - b / x)
+            exact = float((fast - slow) / d)
+        value = core.alias_error_below(delta, d, base)
+        assert value == pytest.approx(exact, rel=1e-9, abs=0)
 
 
 def test_alias_error_below_rejects_offsets_at_the_threshold():
