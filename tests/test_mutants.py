@@ -122,6 +122,9 @@ MUTANTS = {
     "cotangent series with a wrong term": Mutant(
         "core.py", "- x**3 / 45", "- x**3 / 15"
     ),
+    "alias error below the threshold without the slow end": Mutant(
+        "core.py", "return (fast - slow) / d", "return fast / d"
+    ),
     "harmonic numbers off by one": Mutant(
         "core.py",
         "special.digamma(k + 1) + np.euler_gamma",
