@@ -253,10 +253,28 @@ def _head(title: str, up: str, extra: str = "") -> str:
 
 
 def _title_text(soup) -> str:
+    """The chapter's title as plain text (the page's first h1 is one)."""
     heading = soup.find("h1")
     for link in heading.find_all("a", class_="headerlink"):
         link.decompose()
     return heading.get_text(" ", strip=True)
+
+
+def _title_html(soup) -> str:
+    """The chapter's title with its maths: the h1 of the chapter's text
+    (the one with an anchor link), without its number and link."""
+    import copy
+
+    headings = soup.find_all("h1")
+    heading = next(
+        (h for h in headings if h.find("a", class_="headerlink")), headings[0]
+    )
+    heading = copy.copy(heading)
+    for part in heading.find_all(
+        ["a", "span"], class_=["headerlink", "section-number"]
+    ):
+        part.decompose()
+    return heading.decode_contents().strip()
 
 
 def write_deck(
@@ -273,7 +291,7 @@ def write_deck(
     short = _clean(_element(soup, "short", where), page, site, where, [])
     sections = [
         '<section class="posenc-title-slide" data-slide="0">'
-        f"<h1>{html.escape(title)}</h1>{short}"
+        f"<h1>{_title_html(soup)}</h1>{short}"
         '<aside class="notes"><p>The chapter page: '
         f"{html.escape(page)}. Press the right arrow or space to go on; "
         "Esc shows every slide.</p></aside></section>"
@@ -348,7 +366,7 @@ def write_handout(site: Path, page: str, slides: list[Slide]) -> Path:
     if figure is None:
         figures = [k for s in slides for k in s.show if k.startswith("fig-")]
         figure = figures[0] if figures else None
-    parts = [f"<h1>{html.escape(title)}</h1>"]
+    parts = [f"<h1>{_title_html(soup)}</h1>"]
     parts.append(str(_plain(_element(soup, "short", where))))
     if equations:
         parts.append("<h2>Key equations</h2>")
