@@ -114,9 +114,11 @@ def scaled_frequencies(
     ``_compute_dynamic_ntk_parameters``, ``_compute_yarn_parameters``,
     ``_compute_llama3_parameters``), with its defaults (YaRN's correction
     range truncated by floor and ceil; a ramp of zero width widened by
-    0.001), computed in float64 where the library uses float32. The library
-    has no static NTK method: ``"ntk"`` is its dynamic method at the length
-    :math:`sL` with factor 1. Raises ``ValueError`` for an unknown method,
+    0.001), computed in float64 where the library uses float32.
+    transformers 5.23.0 (the version compared in docs/research/issue11/)
+    has no static NTK method (other versions may register one):
+    ``"ntk"`` is its dynamic method at the length :math:`sL` with
+    factor 1. Raises ``ValueError`` for an unknown method,
     ``factor < 1``, a method without the context it needs (``"dynamic"``:
     ``context`` and ``original_context``; ``"yarn"`` and ``"llama3"``:
     ``original_context``), ``d`` odd or below 2 (below 4 for the NTK
