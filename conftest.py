@@ -2,8 +2,9 @@
 
 nbval (``make chapter NAME=<name>``) runs a chapter as a notebook generated
 from ``book/<name>.md`` (``scripts/chapter_notebooks.py``), and names a
-failure by notebook and cell number. Each generated cell records its place in the chapter; this hook adds
-it to the report: ``book/rope.md:212``, which an editor opens at that line.
+failure by notebook and cell number. Each generated cell records its place
+in the chapter; this hook adds it to the report: ``book/rope.md:212``, which
+an editor opens at that line.
 """
 
 from __future__ import annotations
