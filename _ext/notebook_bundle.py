@@ -319,11 +319,14 @@ JupyterLab opens in your browser. Open a chapter and choose *Run > Restart
 Kernel and Run All Cells*: every cell runs again, top to bottom. The
 figures with sliders become live once their cell has run. Every check in a
 chapter is an `assert`: if you change a number and a claim no longer holds,
-its cell says so.
+its cell says so. The text cells are the book's source, MyST Markdown:
+JupyterLab typesets their maths, but shows directives (an exercise, a
+theorem, a cross-reference) as the source text that the website typesets.
 
 A chapter downloaded alone from the website runs in the same environment:
-open it in this JupyterLab (or start `.venv/bin/jupyter lab` in its
-folder). It imports the `posenc` of this folder, which `pip` installed.
+open it in this JupyterLab, or run this folder's `.venv/bin/jupyter lab`
+in the folder where you saved it. It imports the `posenc` of this folder,
+which `pip` installed.
 
 ## What is inside
 
