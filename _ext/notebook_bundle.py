@@ -409,7 +409,9 @@ def write_bundle(
 
 
 def book_chapters(app: Sphinx) -> list[Chapter]:
-    """The chapters this build published as notebooks, in book order."""
+    """The chapters this build published as notebooks, in book order: the
+    root page, the numbered chapters and the appendices (pages without a
+    number, such as the instructor section, are not chapters)."""
     env = app.env
     order: list[str] = []
 
@@ -426,10 +428,6 @@ def book_chapters(app: Sphinx) -> list[Chapter]:
     for docname in [root, *order]:
         if not is_text_notebook(Path(env.doc2path(docname))):
             continue
-        published = Path(app.outdir) / "_sources" / f"{docname}.ipynb"
-        if not published.is_file():
-            logger.warning(f"{BUNDLE} leaves out {docname}: no executed notebook")
-            continue
         number = env.toc_secnumbers.get(docname, {}).get("")
         if docname == root:
             prefix = "00"
@@ -438,7 +436,11 @@ def book_chapters(app: Sphinx) -> list[Chapter]:
         elif docname in appendix:
             prefix = appendix[docname]
         else:
-            prefix = "X"
+            continue  # not a chapter: back matter, the instructor section
+        published = Path(app.outdir) / "_sources" / f"{docname}.ipynb"
+        if not published.is_file():
+            logger.warning(f"{BUNDLE} leaves out {docname}: no executed notebook")
+            continue
         title = plain(env.titles[docname].astext())
         name = f"{prefix}_{Path(docname).name}.ipynb"
         chapters.append(Chapter(name, title, published))

@@ -114,6 +114,8 @@ def book_order() -> list[tuple[str, str]]:
                 number += 1
             if entry["file"] not in chapters:
                 continue
+            if not part.get("numbered") and entry["file"] not in letters:
+                continue  # not a chapter (the instructor section)
             stem = entry["file"].removeprefix("book/")
             prefix = f"{number:02d}" if part.get("numbered") else letters[entry["file"]]
             order.append((f"{prefix}_{stem}.ipynb", stem))
