@@ -32,8 +32,9 @@ downloaded alone from a chapter page both import the folder's posenc.
 The notebooks are read from the site being built, never recomputed: an
 edition that publishes other notebooks in its ``_sources`` (the student
 edition, without solutions) gets a zip of its own notebooks with nothing
-to configure. Code that makes notebooks in another way calls
-:func:`write_bundle` with them.
+to configure. Another extension adds files (an edition's homework) from
+the event ``notebook-bundle-extra-files``; code that makes notebooks in
+another way calls :func:`write_bundle` with them.
 
 Every page links to the zip from the theme's download menu, and a page can
 link to it in its text with the role ``{bundle}`link text```.
@@ -70,6 +71,9 @@ logger = logging.getLogger(__name__)
 BUNDLE = "notebooks.zip"
 #: The one folder the zip holds (unzipping spills nothing else).
 FOLDER = "why-sines-notebooks"
+#: Sphinx event: a listener ``(app) -> dict[str, bytes]`` adds files to the
+#: bundle (path in its folder: contents), e.g. an edition's homework.
+EXTRA_FILES_EVENT = "notebook-bundle-extra-files"
 #: The extra of ``pyproject.toml`` that names what the notebooks need beyond
 #: posenc's own dependencies.
 EXTRA = "notebooks"
@@ -279,7 +283,13 @@ def bundle_pyproject(pyproject: Path) -> str:
 # ------------------------------------------------------------ README
 
 
-def readme(chapters: list[Chapter], site_url: str, version: str, packages: int) -> str:
+def readme(
+    chapters: list[Chapter],
+    site_url: str,
+    version: str,
+    packages: int,
+    extra: Iterable[str] = (),
+) -> str:
     """The bundle's ``README.md``: how to run, what is inside, the website."""
     website = (
         f"It comes from the book's website, <{site_url}>"
@@ -287,6 +297,7 @@ def readme(chapters: list[Chapter], site_url: str, version: str, packages: int) 
         else "It comes from the book's website"
     )
     table = "\n".join(f"| `{c.name}` | {c.title} |" for c in chapters)
+    more = "".join(f"\n- `{name}`" for name in sorted(extra))
     return f"""\
 # Why Sines? The sinusoidal position encoding, as notebooks
 
@@ -338,7 +349,7 @@ which `pip` installed.
   naming the chapter that derives it; `plots.py` the figures; `widgets.py`
   the sliders.
 - `requirements.txt`: the packages the notebooks need, each pinned.
-- `pyproject.toml`: makes `posenc` installable (`pip install -e .`).
+- `pyproject.toml`: makes `posenc` installable (`pip install -e .`).{more}
 """
 
 
@@ -357,15 +368,20 @@ def _posenc_files(root: Path) -> list[Path]:
 
 
 def bundle_members(
-    chapters: list[Chapter], root: Path, site_url: str = ""
+    chapters: list[Chapter],
+    root: Path,
+    site_url: str = "",
+    extra: dict[str, bytes] | None = None,
 ) -> dict[str, bytes]:
-    """Every file of the bundle, by its path in the zip."""
+    """Every file of the bundle, by its path in the zip; ``extra`` adds
+    files by their path in the bundle's folder (the README lists them)."""
+    extra = extra or {}
     pyproject = root / "pyproject.toml"
     version = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["version"]
     requirements = student_requirements(root / "requirements.txt", pyproject)
     packages = sum("==" in line for line in requirements.splitlines())
     members = {
-        "README.md": readme(chapters, site_url, version, packages).encode(),
+        "README.md": readme(chapters, site_url, version, packages, extra).encode(),
         "requirements.txt": requirements.encode(),
         "pyproject.toml": bundle_pyproject(pyproject).encode(),
     }
@@ -373,17 +389,26 @@ def bundle_members(
         members[path.relative_to(root).as_posix()] = path.read_bytes()
     for chapter in chapters:
         members[chapter.name] = chapter.notebook.read_bytes()
+    for name, data in extra.items():
+        if name in members:
+            raise ExtensionError(f"{BUNDLE}: {name} is in the bundle already")
+        members[name] = data
     return {f"{FOLDER}/{name}": data for name, data in members.items()}
 
 
 def write_bundle(
-    target: Path, chapters: list[Chapter], root: Path, site_url: str = ""
+    target: Path,
+    chapters: list[Chapter],
+    root: Path,
+    site_url: str = "",
+    extra: dict[str, bytes] | None = None,
 ) -> bool:
     """Write the bundle of ``chapters`` (notebooks in book order) to
     ``target``, with posenc, requirements.txt and pyproject.toml from the
-    repository ``root``. Returns False if ``target`` already held exactly
-    these files (it is left as it is)."""
-    members = bundle_members(chapters, root, site_url)
+    repository ``root``, and the ``extra`` files (path in the bundle's
+    folder: bytes). Returns False if ``target`` already held exactly these
+    files (it is left as it is)."""
+    members = bundle_members(chapters, root, site_url, extra)
     digest = hashlib.sha256()
     for name, data in members.items():
         digest.update(name.encode() + b"\0" + hashlib.sha256(data).digest())
@@ -453,8 +478,15 @@ def build_bundle(app: Sphinx, exception: Exception | None) -> None:
     chapters = book_chapters(app)
     if not chapters:
         return
+    # Other extensions add files (path in the bundle's folder: bytes) by
+    # connecting to this event; e.g. homework notebooks in a folder of
+    # their own (the bundle test runs the notebooks at the top only).
+    extra: dict[str, bytes] = {}
+    for files in app.emit(EXTRA_FILES_EVENT):
+        extra.update(files or {})
     target = Path(app.outdir) / BUNDLE
-    if write_bundle(target, chapters, Path(app.srcdir), app.config.html_baseurl):
+    site = app.config.html_baseurl
+    if write_bundle(target, chapters, Path(app.srcdir), site, extra):
         logger.info(f"{BUNDLE}: {len(chapters)} notebooks, posenc, requirements")
 
 
@@ -510,6 +542,7 @@ class ResolveBundleLinks(SphinxPostTransform):
 
 
 def setup(app: Sphinx) -> dict:
+    app.add_event(EXTRA_FILES_EVENT)
     app.add_node(bundle_link)
     app.add_role("bundle", bundle_role)
     app.add_post_transform(ResolveBundleLinks)
