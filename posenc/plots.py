@@ -12,17 +12,31 @@ rcParams and leaves no figure open.
 
 from __future__ import annotations
 
+import base64
+import functools
+import io
 import math
+from collections.abc import Callable
 
+import matplotlib as mpl
 import numpy as np
 from matplotlib.colors import LogNorm
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 __all__ = [
     "PALETTE",
     "DIVERGING",
     "SEQUENTIAL",
+    "DESIGN_DPI",
+    "PIXEL_DENSITY",
+    "FIGURE_WIDTH",
+    "TEXT",
+    "SMALLEST_TEXT_PT",
+    "BookFigure",
+    "book_style",
     "new_figure",
+    "similarity_figure",
     "inner_product_figure",
     "orderings_figure",
     "decay_comparison_figure",
@@ -64,35 +78,172 @@ DIVERGING = "RdBu_r"
 #: Colour map for magnitudes: perceptually uniform and colour-blind-safe.
 SEQUENTIAL = "cividis"
 
-_FONT_SIZE = 11
+# ------------------------------------------------------------ sizes: here only
+
+#: The resolution a figure is designed at: one pixel of a figure drawn at
+#: DESIGN_DPI is one CSS pixel of the page, so a font of s points is
+#: s * DESIGN_DPI / 72 CSS pixels when the figure is shown at its design
+#: width. A PNG records its dpi (its pHYs chunk), so its design width is its
+#: pixel width * DESIGN_DPI / its dpi: a sharper PNG counts at its design
+#: width, and the browser tests read it so.
+DESIGN_DPI = 100
+#: Static figures are rendered at this multiple of DESIGN_DPI and shown at
+#: their design width: sharp on high-density screens and projectors, and a
+#: click on one opens it at twice the size (the page links each figure to
+#: its PNG). Explorers' frames are rendered at DESIGN_DPI (there are
+#: hundreds of them).
+PIXEL_DENSITY = 2
+#: The width every figure is designed for, in inches at DESIGN_DPI: 480 CSS
+#: px. Shown at that width on a desktop (the column is 672 px at 1280) and
+#: on a projector, and across the whole screen of a phone: at 390 px that
+#: is 0.81 of it, 0.75 on the narrowest common phones (360 px), so the
+#: text keeps at least three quarters of its size. Panels are stacked, not
+#: put side by side.
+FIGURE_WIDTH = 4.8
+#: Font sizes in points, at the design width (x 100/72 for CSS px: 10 pt is
+#: 13.9 px). Every figure takes its sizes from here, through book_style().
+TEXT = {
+    "tick": 10.0,
+    "legend": 10.0,
+    "note": 10.0,  # annotations, figure notes, clock labels
+    "label": 11.0,
+    "title": 11.0,
+}
+#: The smallest text of any figure, in points: 10 pt is 13.9 CSS pixels at
+#: the design width, so at least 12 px on a desktop (where figures are shown
+#: at their design width) and 17 px on a projector at 125 % (16 px wanted).
+#: tests/test_plots.py checks every figure against it.
+SMALLEST_TEXT_PT = min(TEXT.values())
+
+_STYLE = {
+    "font.size": TEXT["note"],
+    "axes.labelsize": TEXT["label"],
+    "axes.titlesize": TEXT["title"],
+    "figure.titlesize": TEXT["title"],
+    "figure.labelsize": TEXT["label"],
+    "xtick.labelsize": TEXT["tick"],
+    "ytick.labelsize": TEXT["tick"],
+    "legend.fontsize": TEXT["legend"],
+    "legend.title_fontsize": TEXT["legend"],
+    "legend.frameon": False,
+}
+
+
+def book_style():
+    """Context manager: the book's text sizes for the artists made inside it.
+
+    Matplotlib reads its defaults when an artist is created, so figures are
+    drawn inside this block (the figure functions below, and
+    :class:`posenc.widgets.Explorer` around ``build``); outside it nothing
+    changes: no global state is touched. Tick labels made later, when the
+    figure is drawn, copy the first tick of their axis, made here (by
+    ``new_figure``'s grid, or a colour bar's locator).
+    """
+    return mpl.rc_context(_STYLE)
+
+
+def _figure_function(draw: Callable[..., Figure]) -> Callable[..., Figure]:
+    """A figure function drawn in the book's style."""
+
+    @functools.wraps(draw)
+    def styled(*args, **kwargs) -> Figure:
+        with book_style():
+            return draw(*args, **kwargs)
+
+    return styled
+
+
+class BookFigure(Figure):
+    """A figure of the book. Shown in a notebook (and so on the website) as a
+    PNG at ``PIXEL_DENSITY`` times the design resolution, displayed at its
+    design width: the PNG records its dpi, the output its width.
+
+    Its dpi is that resolution, because IPython prefers the PNG of
+    matplotlib's inline backend (``%matplotlib inline``) to this bundle's,
+    and that backend renders at the figure's dpi, trimmed to the drawing
+    ("tight"). The bundle's PNG is rendered the same way, so its width is
+    that of the PNG the page gets, whichever of the two it is.
+    """
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        buffer = io.BytesIO()
+        self.savefig(buffer, format="png", dpi=self.dpi, bbox_inches="tight")
+        png = buffer.getvalue()
+        width = int.from_bytes(png[16:20], "big")  # the PNG header's width
+        data = {"image/png": base64.b64encode(png).decode("ascii")}
+        return data, {"image/png": {"width": round(width * DESIGN_DPI / self.dpi)}}
 
 
 def new_figure(
-    width: float = 7.0, height: float = 3.6, ncols: int = 1, nrows: int = 1, **kw
+    width: float = FIGURE_WIDTH,
+    height: float = 3.0,
+    ncols: int = 1,
+    nrows: int = 1,
+    **kw,
 ):
     """A white-backed figure with ``nrows x ncols`` axes, sized for a book page.
 
+    ``width`` and ``height`` are in inches at :data:`DESIGN_DPI`; the width
+    is the page's figure width unless a figure is narrower (a square plot).
     White background on purpose: the figure stays readable when the site is
     shown in its dark theme. Returns ``(figure, axes)`` like ``plt.subplots``.
     """
-    figure = Figure(
-        figsize=(width, height), dpi=100, facecolor="white", layout="constrained"
+    figure = BookFigure(
+        figsize=(width, height),
+        dpi=DESIGN_DPI * PIXEL_DENSITY,
+        facecolor="white",
+        layout="constrained",
     )
     axes = figure.subplots(nrows, ncols, squeeze=True, **kw)
     for ax in figure.axes:
         ax.set_facecolor("white")
-        ax.tick_params(labelsize=_FONT_SIZE - 1)
-        ax.xaxis.label.set_size(_FONT_SIZE)
-        ax.yaxis.label.set_size(_FONT_SIZE)
-        ax.title.set_size(_FONT_SIZE + 1)
         ax.grid(True, color="#dddddd", linewidth=0.6)
         ax.set_axisbelow(True)
     return figure, axes
 
 
+# ------------------------------------------------ the introduction
+
+
+@_figure_function
+def similarity_figure(gram, d: int, base: float, offset: int = 32):
+    """Figure: how alike the encodings of every two positions are, as a heat map.
+
+    ``gram`` is the matrix of <p_m, p_n> / (d/2) for m, n = 0 ... len - 1
+    (from :func:`posenc.encoding`); it is constant along each diagonal
+    m - n = const, which is what the book derives. A dashed line follows the
+    diagonal m - n = ``offset``. Used in the introduction.
+    """
+    count = len(gram)
+    figure, ax = new_figure(height=4.1)
+    image = ax.imshow(
+        gram,
+        cmap="viridis",
+        vmin=float(np.min(gram)),
+        vmax=1.0,
+        interpolation="nearest",
+        extent=(-0.5, count - 0.5, count - 0.5, -0.5),
+    )
+    figure.colorbar(image, ax=ax, label=r"$\langle p_m, p_n\rangle \,/\, (d/2)$")
+    ax.plot([0, count - 1 - offset], [offset, count - 1], "--", color="white", lw=1.5)
+    ax.annotate(
+        f"dashed: m − n = {offset},\none value all along",
+        (1, count - 2),
+        ha="left",
+        va="bottom",
+        color="white",
+    )
+    ax.set_xlabel("position n")
+    ax.set_ylabel("position m")
+    ax.set_title(f"d = {d}, base = {base:g}")
+    ax.grid(False)
+    return figure
+
+
 # ------------------------------------------------ chapter "the encoding"
 
 
+@_figure_function
 def inner_product_figure(delta, normalised, d: int, base: float):
     """Figure: the normalised inner product <p_m, p_n> / (d/2) against the offset.
 
@@ -101,7 +252,7 @@ def inner_product_figure(delta, normalised, d: int, base: float):
     we are going to explain".
     """
     delta_max = np.max(np.abs(delta))
-    figure, ax = new_figure(7.0, 3.2)
+    figure, ax = new_figure(height=3.0)
     ax.plot(delta, normalised, color=PALETTE["blue"], lw=1.4)
     ax.axhline(0, color=PALETTE["black"], lw=0.8)
     ax.set_xlabel(r"offset $\Delta = m - n$ (positions)")
@@ -114,6 +265,7 @@ def inner_product_figure(delta, normalised, d: int, base: float):
 # -------------------------------------------- chapter "attention cannot see order"
 
 
+@_figure_function
 def orderings_figure(orderings, plain, encoded):
     """Figure: a pooled model's output for every ordering of a sentence.
 
@@ -122,12 +274,13 @@ def orderings_figure(orderings, plain, encoded):
     chapter "Attention cannot see order".
     """
     positions = np.arange(len(orderings))
-    figure, ax = new_figure(7.0, 3.4)
+    # Horizontal bars: the orderings are read as text, along the axis.
+    figure, ax = new_figure(height=0.42 * len(orderings) + 1.3)
     width = 0.38
-    ax.bar(
+    ax.barh(
         positions - width / 2, plain, width, color=PALETTE["sky"], label="tokens only"
     )
-    ax.bar(
+    ax.barh(
         positions + width / 2,
         encoded,
         width,
@@ -136,17 +289,19 @@ def orderings_figure(orderings, plain, encoded):
         edgecolor="white",
         label="tokens + position encodings",
     )
-    ax.set_xticks(positions, orderings, rotation=15)
-    ax.set_ylabel("pooled output f")
-    ax.axhline(0, color=PALETTE["black"], lw=0.8)
-    ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=2, frameon=False)
-    ax.grid(axis="x", visible=False)
+    ax.set_yticks(positions, orderings)
+    ax.invert_yaxis()  # the first ordering on top
+    ax.set_xlabel("pooled output f")
+    ax.axvline(0, color=PALETTE["black"], lw=0.8)
+    figure.legend(loc="outside upper center", ncol=2)
+    ax.grid(axis="y", visible=False)
     return figure
 
 
 # ----------------------------------------- chapter "Why base^(-2i/d): the decay"
 
 
+@_figure_function
 def decay_comparison_figure(fine, integral, whole, normalised, d: int):
     """Figure: the integral I(Delta) and the exact normalised sum, side by side.
 
@@ -154,7 +309,7 @@ def decay_comparison_figure(fine, integral, whole, normalised, d: int):
     g(Delta)/(d/2) at the integer offsets ``whole`` (dots).
     """
     delta_max = np.max(np.abs(fine))
-    figure, ax = new_figure(7.0, 3.4)
+    figure, ax = new_figure(height=3.3)
     ax.plot(
         fine,
         integral,
@@ -173,10 +328,11 @@ def decay_comparison_figure(fine, integral, whole, normalised, d: int):
     ax.set_xlabel(r"offset $\Delta = m - n$")
     ax.set_ylabel("normalised inner product")
     ax.set_xlim(-delta_max, delta_max)
-    ax.legend(frameon=False, loc="upper right", fontsize=9)
+    figure.legend(loc="outside upper center")
     return figure
 
 
+@_figure_function
 def slow_clocks_figure(tau, weights, pairs, pair_weights, cut: float, delta: float):
     """Figure: what each clock contributes to I(Delta), against its place tau.
 
@@ -185,7 +341,7 @@ def slow_clocks_figure(tau, weights, pairs, pair_weights, cut: float, delta: flo
     where theta(tau) = exp(-gamma)/Delta, drawn as the step the log law
     replaces the curve by.
     """
-    figure, ax = new_figure(7.0, 3.4)
+    figure, ax = new_figure(height=3.6)
     ax.fill_between(tau, 0, weights, color=PALETTE["sky"], alpha=0.35, lw=0)
     ax.plot(
         tau,
@@ -213,18 +369,19 @@ def slow_clocks_figure(tau, weights, pairs, pair_weights, cut: float, delta: flo
     ax.axhline(0, color="#888888", lw=0.6)
     ax.set_xlim(0, 1)
     ax.set_ylim(-1.1, 1.25)
-    ax.set_xlabel(r"place $\tau$ of the clock; $\theta(\tau) = \mathrm{base}^{-\tau}$")
+    ax.set_xlabel(r"place $\tau$ of the clock, $\theta(\tau) = \mathrm{base}^{-\tau}$")
     ax.set_ylabel("contribution to the average")
-    ax.legend(frameon=False, fontsize=9, loc="lower right")
+    figure.legend(loc="outside upper center", ncol=2)
     return figure
 
 
+@_figure_function
 def decay_law_figure(regimes: dict, base: float):
     """Figure: the integral and its regimes on a logarithmic offset axis.
 
     ``regimes`` is :func:`posenc.decay_regimes` for ``base``.
     """
-    figure, ax = new_figure(7.0, 3.8)
+    figure, ax = new_figure(height=4.2)
     ax.semilogx(
         regimes["delta"],
         regimes["integral"],
@@ -257,7 +414,6 @@ def decay_law_figure(regimes: dict, base: float):
         (zero, 0.7),
         xytext=(8, 0),
         textcoords="offset points",
-        fontsize=10,
         color=PALETTE["purple"],
     )
     ax.axhline(0, color="#888888", lw=0.6)
@@ -265,7 +421,7 @@ def decay_law_figure(regimes: dict, base: float):
     ax.set_xlabel(r"offset $\Delta$ (log scale)")
     ax.set_ylabel(r"$I(\Delta)$")
     ax.set_title(f"base = {base:g}")
-    ax.legend(frameon=False, fontsize=9, loc="lower left")
+    figure.legend(loc="outside lower center")
     return figure
 
 
@@ -286,6 +442,7 @@ _SCHEDULE_COLOURS = {
 }
 
 
+@_figure_function
 def schedule_integrals_figure(panels):
     """Figure: the integral for several schedules theta(tau), short and long range.
 
@@ -293,7 +450,7 @@ def schedule_integrals_figure(panels):
     with ``curves`` from :func:`posenc.schedule_integrals`: a map from
     ``(schedule, base)`` to the integral at ``delta``.
     """
-    figure, axes = new_figure(10.0, 3.8, ncols=2, sharey=True)
+    figure, axes = new_figure(height=6.4, nrows=2, sharey=True)
     for ax, (delta, curves), title in zip(
         axes, panels, ("(a) short range", "(b) long range"), strict=True
     ):
@@ -307,14 +464,18 @@ def schedule_integrals_figure(panels):
         ax.set_xlim(0, np.max(delta))
         ax.set_xlabel(r"offset $\Delta$")
         ax.set_title(title)
-    axes[0].set_ylabel(r"$\int_0^1 \cos(\Delta\,\theta(\tau))\,d\tau$")
-    axes[1].legend(frameon=False, fontsize=9, title=r"$\theta(\tau)$", ncol=2)
+    figure.supylabel(r"$\int_0^1 \cos(\Delta\,\theta(\tau))\,d\tau$")
+    handles, labels = axes[0].get_legend_handles_labels()
+    figure.legend(
+        handles, labels, loc="outside lower center", ncol=4, title=r"$\theta(\tau)$"
+    )
     return figure
 
 
 # ------------------------------------------------------- chapter "Finite d"
 
 
+@_figure_function
 def aliasing_figure(curves: dict, staircase):
     """Figure: the sum's error after the endpoint term, against Delta / Delta_1.
 
@@ -323,7 +484,7 @@ def aliasing_figure(curves: dict, staircase):
     alias threshold (up to five cases). ``staircase`` is a pair ``(ratio,
     sqrt(harmonic(floor(ratio))))``, the rms law in these units.
     """
-    figure, ax = new_figure(7.0, 3.8)
+    figure, ax = new_figure(height=4.6)
     colours = [PALETTE[c] for c in ("blue", "orange", "green", "vermillion", "purple")]
     markers = "osD^v"
     for ((d, base), binned), colour, marker in zip(
@@ -351,7 +512,6 @@ def aliasing_figure(curves: dict, staircase):
         xytext=(-4, 0),
         textcoords="offset points",
         ha="right",
-        fontsize=10,
     )
     ax.axvline(0.5, color="#888888", lw=1, ls=":")
     ax.annotate(
@@ -360,17 +520,17 @@ def aliasing_figure(curves: dict, staircase):
         xytext=(-4, 0),
         textcoords="offset points",
         ha="right",
-        fontsize=10,
         color="#555555",
     )
     ax.set_xlabel(r"offset over the alias threshold, $\Delta/\Delta_1$")
     ax.set_ylabel(r"rms error $\times \sqrt{d\,\ln\mathrm{base}}$")
     ax.set_xlim(0.05, 40)
     ax.set_ylim(8e-3, 4)
-    ax.legend(frameon=False, fontsize=9, loc="lower right")
+    figure.legend(loc="outside lower center", ncol=2)
     return figure
 
 
+@_figure_function
 def rms_law_figure(rms: dict, scaled_far, level_band: float = 0.1):
     """Figure: (a) the fluctuation's rms against the offset, (b) no floor.
 
@@ -379,7 +539,7 @@ def rms_law_figure(rms: dict, scaled_far, level_band: float = 0.1):
     standard normal density, with the band of values below ``level_band`` in
     size shaded.
     """
-    figure, (left, right) = new_figure(10.0, 3.9, ncols=2)
+    figure, (left, right) = new_figure(height=6.6, nrows=2)
     centres = rms["centres"]
     colours = [PALETTE["vermillion"], PALETTE["green"]]
     for (d, error), colour in zip(rms["error"].items(), colours, strict=True):
@@ -394,7 +554,6 @@ def rms_law_figure(rms: dict, scaled_far, level_band: float = 0.1):
             xytext=(0, 3),
             textcoords="offset points",
             color=colour,
-            fontsize=10,
         )
     left.loglog(
         centres, rms["integral"], color=PALETTE["black"], lw=1.4, label="integral"
@@ -404,7 +563,7 @@ def rms_law_figure(rms: dict, scaled_far, level_band: float = 0.1):
     left.set_xlabel(r"offset $\Delta$ (log scale)")
     left.set_ylabel(r"rms over offsets near $\Delta$")
     left.set_title("(a) fluctuation about the integral")
-    left.legend(frameon=False, fontsize=9, loc="upper right", ncol=2)
+    left.legend(loc="upper right", ncol=2)
 
     right.axvspan(
         -level_band,
@@ -434,13 +593,14 @@ def rms_law_figure(rms: dict, scaled_far, level_band: float = 0.1):
     right.set_xlabel(r"$\sqrt{d}\; g(\Delta)/(d/2)$")
     right.set_ylabel("density")
     right.set_title("(b) far beyond the base: no floor")
-    right.legend(frameon=False, fontsize=9, loc="upper right")
+    right.legend(loc="upper right")
     return figure
 
 
 # ------------------------------------------------- chapter "general H"
 
 
+@_figure_function
 def leakage_figure(strengths, curves: dict):
     """Figure: offset leakage of p_m^T H p_n against the perturbation strength.
 
@@ -448,7 +608,7 @@ def leakage_figure(strengths, curves: dict):
     leakage for each kind of perturbation. A leakage of 0 is drawn at 1e-12,
     below the axis.
     """
-    figure, ax = new_figure(7.0, 3.8)
+    figure, ax = new_figure(height=3.8)
     styles = [
         ("full", PALETTE["vermillion"], "o", "dense G"),
         ("diagonal", PALETTE["blue"], "s", "diagonal G (unequal pairs)"),
@@ -468,11 +628,10 @@ def leakage_figure(strengths, curves: dict):
         r"strength $\varepsilon$ of the perturbation, $H = I + \varepsilon G$"
     )
     ax.set_ylabel("offset leakage")
-    ax.legend(frameon=False, fontsize=9, loc="lower right")
+    ax.legend(loc="upper left")
     ax.annotate(
-        "rotation blocks: leakage 0 (plotted at 1e-12, off the axis)",
+        "rotation blocks: 0 (drawn at 1e-12, off the axis)",
         (0.012, 2e-6),
-        fontsize=8,
         color=PALETTE["green"],
     )
     return figure
@@ -481,6 +640,7 @@ def leakage_figure(strengths, curves: dict):
 # ------------------------------------------------- chapter "a shift is a rotation"
 
 
+@_figure_function
 def column_fit_figure(fits: dict):
     """Figure: R^2 of the per-column linear fit of p_{t+l} on p_t against l theta_i.
 
@@ -489,7 +649,7 @@ def column_fit_figure(fits: dict):
     :func:`posenc.column_fit`. The curve is cos^2. Used in the chapter "A
     shift is a rotation".
     """
-    figure, ax = new_figure(7.0, 3.6)
+    figure, ax = new_figure(height=4.0)
     markers = "os^Dv<>"
     colours = [
         PALETTE[c]
@@ -521,13 +681,14 @@ def column_fit_figure(fits: dict):
     )
     ax.set_xlabel(r"$\ell\,\theta_i$ modulo $\pi$")
     ax.set_ylabel(r"$R^2$ of the per-column fit")
-    ax.legend(frameon=False, fontsize=8, ncol=2, loc="upper center")
+    figure.legend(loc="outside lower center", ncol=4)
     return figure
 
 
 # ------------------------------------------------- chapter "RoPE"
 
 
+@_figure_function
 def rope_decay_figure(delta, scores: dict):
     """Figure: RoFormer's bound against actual RoPE scores, as functions of m - n.
 
@@ -538,10 +699,10 @@ def rope_decay_figure(delta, scores: dict):
     RoPE".
     """
     samples = scores["independent"].shape[0]
-    figure, (left, right) = new_figure(10.0, 3.8, ncols=2)
+    figure, (left, right) = new_figure(height=6.4, nrows=2)
     left.plot(delta, scores["bound"], color=PALETTE["black"], lw=1.4)
     left.set_xlabel(r"relative distance $m - n$")
-    left.set_ylabel(r"$\frac{1}{d/2}\sum_j |Z_j(m - n)|$")
+    left.set_ylabel(r"$\sum_j |Z_j(m - n)|\,/\,(d/2)$")
     left.set_title("(a) RoFormer's relative upper bound")
 
     right.fill_between(
@@ -570,13 +731,14 @@ def rope_decay_figure(delta, scores: dict):
     right.set_xlabel(r"relative distance $m - n$")
     right.set_ylabel(r"score $\langle R_m q, R_n k\rangle / d$")
     right.set_title("(b) actual scores")
-    right.legend(frameon=False, fontsize=8, loc="upper right")
+    right.legend(loc="upper right")
     return figure
 
 
 # ------------------------------------------- chapter "the encoding in real code"
 
 
+@_figure_function
 def codebase_schedules_figure(frequencies: dict, ratios: dict):
     """Figure: the paper's frequencies and tensor2tensor's, and their ratio.
 
@@ -585,7 +747,7 @@ def codebase_schedules_figure(frequencies: dict, ratios: dict):
     ``ratios`` maps each d to tensor2tensor's frequency over the paper's, pair
     by pair (:func:`posenc.schedule_ratio`).
     """
-    figure, (left, right) = new_figure(8.0, 3.6, ncols=2)
+    figure, (left, right) = new_figure(height=6.4, nrows=2)
     paper, t2t = frequencies["paper"], frequencies["tensor2tensor"]
     d = 2 * len(paper)
     pair = np.arange(d // 2)
@@ -601,7 +763,7 @@ def codebase_schedules_figure(frequencies: dict, ratios: dict):
     )
     lowest = [
         (paper[-1], PALETTE["blue"], r"$\mathrm{base}^{-(1-2/d)}$", 4),
-        (t2t[-1], PALETTE["vermillion"], r"$1/\mathrm{base}$", -11),
+        (t2t[-1], PALETTE["vermillion"], r"$1/\mathrm{base}$", -3),
     ]
     for value, colour, text, shift in lowest:
         left.axhline(value, color=colour, lw=0.8, ls="--")
@@ -610,13 +772,14 @@ def codebase_schedules_figure(frequencies: dict, ratios: dict):
             (0, value),
             xytext=(2, shift),
             textcoords="offset points",
+            va="bottom" if shift > 0 else "top",
             color=colour,
-            fontsize=9,
         )
+    left.set_ylim(bottom=min(lowest)[0] / 8)  # room for the lower label
     left.set_xlabel(f"pair index $i$ ($d = {d}$)")
     left.set_ylabel(r"frequency $\theta_i$ (rad per position)")
     left.set_title("(a) two schedules")
-    left.legend(frameon=False, fontsize=9, loc="upper right")
+    left.legend(loc="upper right")
     styles = ["-", "--", ":", "-."]
     for index, (d, ratio) in enumerate(ratios.items()):
         pair = np.arange(d // 2)
@@ -630,10 +793,11 @@ def codebase_schedules_figure(frequencies: dict, ratios: dict):
     right.set_xlabel(r"relative pair index $i/(d/2 - 1)$")
     right.set_ylabel("tensor2tensor / paper")
     right.set_title("(b) ratio of the frequencies")
-    right.legend(frameon=False, fontsize=9)
+    right.legend()
     return figure
 
 
+@_figure_function
 def column_match_figure(
     distances: dict,
     matches: dict,
@@ -649,7 +813,7 @@ def column_match_figure(
     exact matches stand out from the low-frequency cosine columns, which are
     all close to 1 over a short stretch of positions.
     """
-    figure, axes = new_figure(8.0, 3.9, ncols=2)
+    figure, axes = new_figure(height=3.7, ncols=2, sharey=True)
     for ax, (name, distance), title in zip(
         axes, distances.items(), titles, strict=True
     ):
@@ -657,14 +821,19 @@ def column_match_figure(
         image = ax.imshow(floor, cmap=SEQUENTIAL, norm=LogNorm(1e-4, 2.0))
         rows, cols = matches[name]
         ax.plot(cols, rows, "o", ms=4, color="white", mec="black", mew=0.6)
-        ax.set_xlabel(f"column of the {name} table")
-        ax.set_ylabel("column of the paper's table")
+        ax.set_xlabel(f"column, {name}")
         ax.set_title(title)
         ax.grid(False)
-    figure.colorbar(image, ax=axes, label="RMS distance between columns", shrink=0.9)
+        for axis in (ax.xaxis, ax.yaxis):
+            axis.set_major_locator(MaxNLocator(integer=True))  # whole columns
+    axes[0].set_ylabel("column of the paper's table")
+    figure.colorbar(
+        image, ax=axes, label="RMS distance between columns", location="bottom"
+    )
     return figure
 
 
+@_figure_function
 def offset_figure(profiles: dict, anchors: tuple[int, int] = (0, 300)):
     """Figure: <p_m, p_(m+Delta)> / (d/2) against Delta, for two anchors m.
 
@@ -673,9 +842,8 @@ def offset_figure(profiles: dict, anchors: tuple[int, int] = (0, 300)):
     inner products depend on the offset only, the two curves coincide.
     """
     names = list(profiles)
-    rows = (len(names) + 1) // 2
     figure, axes = new_figure(
-        8.0, 2.3 * rows + 0.4, ncols=2, nrows=rows, sharex=True, sharey=True
+        height=1.55 * len(names) + 1.0, nrows=len(names), sharex=True, sharey=True
     )
     axes = np.atleast_1d(axes).ravel()
     colours = [PALETTE["blue"], PALETTE["vermillion"]]
@@ -689,14 +857,12 @@ def offset_figure(profiles: dict, anchors: tuple[int, int] = (0, 300)):
                 offsets, products, style, color=colour, lw=1.3, label=f"$m = {anchor}$"
             )
         ax.axhline(0, color=PALETTE["black"], lw=0.6)
-        ax.set_title(name, fontsize=10)
-    for ax in axes[len(names) :]:
-        ax.set_visible(False)
-    for ax in axes[-2:]:
-        ax.set_xlabel(r"offset $\Delta$")
-    for ax in axes[::2]:
-        ax.set_ylabel(r"$\langle p_m, p_{m+\Delta}\rangle / (d/2)$", fontsize=9)
-    axes[0].legend(frameon=False, fontsize=9, loc="upper right")
+        ax.set_title(name, loc="left")
+    axes[-1].set_xlabel(r"offset $\Delta$")
+    figure.supylabel(r"$\langle p_m, p_{m+\Delta}\rangle / (d/2)$")
+    figure.legend(
+        *axes[0].get_legend_handles_labels(), loc="outside upper right", ncol=2
+    )
     return figure
 
 
@@ -707,6 +873,7 @@ _PAIRING_STYLES = {
 }
 
 
+@_figure_function
 def rope_pairing_figure(scores: dict, offset: int = 3):
     """Figure: attention scores when the two rotary pairings are mixed up.
 
@@ -716,7 +883,7 @@ def rope_pairing_figure(scores: dict, offset: int = 3):
     rotated with different pairings. (b) The intended and the half-split
     scores against the offset, for q at position 500: equal at offset 0 only.
     """
-    figure, (left, right) = new_figure(8.0, 3.4, ncols=2)
+    figure, (left, right) = new_figure(height=6.0, nrows=2)
     for name, values in scores["fixed"].items():
         label, colour, style = _PAIRING_STYLES[name]
         left.plot(scores["positions"], values, style, color=colour, lw=1.3, label=label)
@@ -727,13 +894,12 @@ def rope_pairing_figure(scores: dict, offset: int = 3):
         label, colour, style = _PAIRING_STYLES[name]
         right.plot(scores["offsets"], values, style, color=colour, lw=1.3, label=label)
     right.set_xlabel(r"offset $\Delta$")
+    right.set_ylabel(r"score $\langle R_{500}\, q,\ R_{500-\Delta} k\rangle$")
     right.set_title("(b) q at position 500")
     figure.legend(
         *left.get_legend_handles_labels(),
         loc="outside upper center",
-        ncol=3,
-        frameon=False,
-        fontsize=9,
+        ncol=2,
     )
     return figure
 
@@ -741,6 +907,7 @@ def rope_pairing_figure(scores: dict, offset: int = 3):
 # ------------------------------------------------- chapter "precision"
 
 
+@_figure_function
 def error_growth_figure(
     positions, errors: dict, lines: dict, per_column, column_bound, column_range
 ):
@@ -757,7 +924,7 @@ def error_growth_figure(
     """
     positions = np.asarray(positions, dtype=np.float64)
     d = len(per_column)
-    figure, (left, right) = new_figure(10.0, 4.0, ncols=2)
+    figure, (left, right) = new_figure(height=7.2, nrows=2)
     styles = {
         "float32": (PALETTE["vermillion"], "float32 (frameworks)"),
         "cast": (PALETTE["blue"], "(a) float64, then cast"),
@@ -778,7 +945,8 @@ def error_growth_figure(
     left.set_ylabel("largest |error| of an entry")
     left.set_title(f"(a) error against position, d = {d}")
     left.set_ylim(1e-17, 3)
-    left.legend(frameon=False, fontsize=8, loc="lower right")
+    # below its panel: the curves fill the axes from corner to corner
+    left.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2)
 
     columns = np.arange(len(per_column))
     low, high = column_range
@@ -800,15 +968,15 @@ def error_growth_figure(
         (columns[1], per_column[1]),
         xytext=(8, -3),
         textcoords="offset points",
-        fontsize=9,
     )
     right.set_xlabel(r"column ($2i$: $\sin$, $2i+1$: $\cos$)")
     right.set_ylabel("largest |error|")
     right.set_title(f"(b) float32, positions {low:,.0f} to {high:,.0f}")
-    right.legend(frameon=False, fontsize=9)
+    right.legend()
     return figure
 
 
+@_figure_function
 def distance_figure(
     records: dict, max_length: int, dirichlet: dict, base: float = 10000.0
 ):
@@ -820,7 +988,7 @@ def distance_figure(
     :func:`posenc.dirichlet_bound`, drawn dotted. A dashed line marks
     2 pi base.
     """
-    figure, ax = new_figure(7.5, 4.2)
+    figure, ax = new_figure(height=4.4)
     colours = [
         PALETTE[name]
         for name in ("vermillion", "orange", "green", "sky", "blue", "purple", "black")
@@ -831,23 +999,20 @@ def distance_figure(
         lengths = np.append(offsets + 1, max_length)
         values = np.append(distances, distances[-1])
         ax.step(lengths, values, where="post", color=colour, lw=1.6, label=f"d = {d}")
-    for index, (d, (lengths, bound)) in enumerate(dirichlet.items()):
-        ax.loglog(lengths, bound, ":", color=PALETTE["black"], lw=1)
-        ax.annotate(
-            f"Dirichlet bound, d = {d}",
-            (lengths[-1], bound[-1]),
-            xytext=(-120, -12 if index == 0 else 6),
-            textcoords="offset points",
-            fontsize=8,
-        )
+    named = "Dirichlet bound, d = " + ", ".join(str(d) for d in dirichlet)
+    for index, (lengths, bound) in enumerate(dirichlet.values()):
+        label = named if index == 0 else None  # each lies by its own d's steps
+        ax.loglog(lengths, bound, ":", color=PALETTE["black"], lw=1, label=label)
     folk = 2 * math.pi * base
     ax.axvline(folk, color="#888888", lw=1, ls="--")
     ax.annotate(
         rf"$2\pi\cdot{base:g}$",
-        (folk, 2e-7),
-        xytext=(4, 0),
+        (folk, 1.5e-8),
+        xytext=(-3, 0),
         textcoords="offset points",
-        fontsize=9,
+        rotation=90,
+        ha="right",
+        va="bottom",
         color="#555555",
     )
     ax.set_xscale("log")
@@ -856,7 +1021,7 @@ def distance_figure(
     ax.set_ylim(1e-8, 30)
     ax.set_xlabel("number of positions $L$ (log scale)")
     ax.set_ylabel(r"smallest distance $D(L)$")
-    ax.legend(frameon=False, fontsize=8, ncol=2, loc="lower left")
+    ax.legend(ncol=2, loc="lower left")
     return figure
 
 
@@ -867,6 +1032,7 @@ _RULE_STYLES = {
 }
 
 
+@_figure_function
 def rule_figure(lengths, curves: dict, max_length: int, base: float = 10000.0):
     """Figure: D(L) against twice the error bound of each table, one panel per d.
 
@@ -875,8 +1041,11 @@ def rule_figure(lengths, curves: dict, max_length: int, base: float = 10000.0):
     of each method, and each method's certified length, marked where it ends
     before ``max_length``.
     """
-    figure, axes = new_figure(10.0, 3.9, ncols=len(curves), sharey=True)
-    for ax, (d, curve) in zip(np.atleast_1d(axes), curves.items(), strict=True):
+    figure, axes = new_figure(
+        height=2.6 * len(curves) + 0.9, nrows=len(curves), sharex=True, sharey=True
+    )
+    axes = np.atleast_1d(axes)
+    for ax, (d, curve) in zip(axes, curves.items(), strict=True):
         ax.loglog(
             lengths, curve["distance"], color=PALETTE["black"], lw=1.8, label="$D(L)$"
         )
@@ -888,16 +1057,17 @@ def rule_figure(lengths, curves: dict, max_length: int, base: float = 10000.0):
                 ax.axvline(end, color=colour, lw=0.8)
         ax.set_xlim(2, max_length)
         ax.set_ylim(1e-17, 30)
-        ax.set_xlabel("number of positions $L$ (log scale)")
         ax.set_title(f"d = {d}, base = {base:g}")
-    axes[0].set_ylabel("distance (solid), 2E (broken)")
-    axes[0].legend(frameon=False, fontsize=8, loc="center", bbox_to_anchor=(0.5, 0.33))
+    axes[-1].set_xlabel("number of positions $L$ (log scale)")
+    figure.supylabel("distance (solid), 2E (broken)")
+    axes[0].legend(loc="center", bbox_to_anchor=(0.5, 0.33))
     return figure
 
 
 # ------------------------------------------------- appendix "why sqrt(d)"
 
 
+@_figure_function
 def scaling_figure(dims, scaling: dict, keys: int = 64):
     """Figure: (a) variance of q.k against d; (b) softmax saturation without 1/sqrt(d).
 
@@ -905,7 +1075,7 @@ def scaling_figure(dims, scaling: dict, keys: int = 64):
     query). Used in the appendix "Why attention divides by sqrt(d)".
     """
     dims = np.asarray(dims)
-    figure, (left, right) = new_figure(10.0, 3.6, ncols=2)
+    figure, (left, right) = new_figure(height=6.2, nrows=2)
     left.loglog(
         dims,
         scaling["variance"],
@@ -924,7 +1094,7 @@ def scaling_figure(dims, scaling: dict, keys: int = 64):
     left.set_xlabel(r"key dimension $d_k$")
     left.set_ylabel("variance of the score")
     left.set_title(r"(a) the variance grows like $d_k$")
-    left.legend(frameon=False, fontsize=9)
+    left.legend()
     right.semilogx(
         dims,
         scaling["largest_weight"],
@@ -944,20 +1114,21 @@ def scaling_figure(dims, scaling: dict, keys: int = 64):
     right.set_xlabel(r"key dimension $d_k$")
     right.set_ylabel(f"mean largest weight of {keys}")
     right.set_title("(b) unscaled softmax saturates")
-    right.legend(frameon=False, fontsize=9, loc="center right")
+    right.legend(loc="center right")
     return figure
 
 
 # ------------------------------------------------- chapter "assumptions"
 
 
+@_figure_function
 def taylor_scale_figure(scales, first_error, second_error, actual: float = 1.0):
     """Figure: relative error of the Taylor expansion in the position vectors,
     against their scale, for a model; a line marks the encoding's real scale.
 
     Used in the chapter "The assumptions, revisited".
     """
-    figure, ax = new_figure(6.6, 3.8)
+    figure, ax = new_figure(height=3.6)
     ax.loglog(
         scales,
         first_error,
@@ -981,12 +1152,11 @@ def taylor_scale_figure(scales, first_error, second_error, actual: float = 1.0):
         xytext=(-70, 0),
         textcoords="offset points",
         color=PALETTE["vermillion"],
-        fontsize=9,
     )
     ax.axhline(0.01, color="#888888", ls=":", lw=1)
     ax.set_xlabel(
         r"scale $\varepsilon$ of the added encoding, $x_t + \varepsilon\,p_t$"
     )
     ax.set_ylabel("relative error of the expansion")
-    ax.legend(frameon=False, fontsize=9, loc="upper left")
+    figure.legend(loc="outside upper center")
     return figure

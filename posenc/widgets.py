@@ -22,7 +22,9 @@ reading back the plotted data.
 from __future__ import annotations
 
 import base64
+import functools
 import io
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -32,10 +34,18 @@ from matplotlib.artist import Artist
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.collections import LineCollection
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 from PIL import Image
 
 from . import core, experiments, scaling, static
-from .plots import DIVERGING, PALETTE, new_figure
+from .plots import (
+    DESIGN_DPI,
+    DIVERGING,
+    PALETTE,
+    TEXT,
+    book_style,
+    new_figure,
+)
 
 __all__ = [
     "Choice",
@@ -144,7 +154,10 @@ class Explorer:
         self.values: dict[str, Any] = {c.name: c.default for c in self.choices}
         self._dynamic: list[Artist] = []
         self._background = None  # the rendered static part of the figure
-        self.figure: Figure = self.build()
+        with book_style():
+            self.figure: Figure = self.build()
+        # frames at the design resolution: hundreds of them, fetched on a move
+        self.figure.set_dpi(DESIGN_DPI)
         self.canvas = FigureCanvasAgg(self.figure)
         self.draw(**self.values)
         # Lay the figure out once, at the default values, then freeze the
@@ -292,9 +305,40 @@ def encoding_table(d: int, base: float, layout: str, n_positions: int) -> np.nda
     return core.encoding(np.arange(n_positions), d, base, layout)
 
 
+def screen_columns(table: np.ndarray, pixels: int) -> np.ndarray:
+    """``table`` as ``pixels`` columns, each a Gaussian-weighted mean of the
+    columns around its centre (standard deviation: the columns per pixel,
+    at least one column; cut at four of them).
+
+    What a heat map of more columns than pixels can show: a pattern that
+    alternates from one column to the next (interleaved sine and cosine
+    columns) is averaged away instead of sampled into a moiré, and patterns
+    several pixels wide pass. The weights of each pixel sum to 1, so a
+    constant table stays constant.
+    """
+    index, weights = _column_weights(table.shape[1], pixels)
+    return (table[:, index] * weights).sum(axis=-1)
+
+
+@functools.lru_cache(maxsize=16)
+def _column_weights(columns: int, pixels: int) -> tuple[np.ndarray, np.ndarray]:
+    """For each pixel, the columns within reach and their weights (banded:
+    a dense matrix product is slow on a busy machine's threaded BLAS)."""
+    spacing = columns / pixels
+    width = max(spacing, 1.0)
+    reach = math.ceil(4 * width)
+    centres = (np.arange(pixels) + 0.5) * spacing
+    first = np.floor(centres).astype(int) - reach
+    index = first[:, None] + np.arange(2 * reach + 1)[None, :]
+    weights = np.exp(-0.5 * ((index + 0.5 - centres[:, None]) / width) ** 2)
+    weights[(index < 0) | (index >= columns)] = 0.0
+    weights /= weights.sum(axis=1, keepdims=True)
+    return np.clip(index, 0, columns - 1), weights
+
+
 _LAYOUT_LABELS = {
-    "interleaved": "dimension (column 2i: sin, column 2i+1: cos)",
-    "halves": "dimension (columns < d/2: sin, columns ≥ d/2: cos)",
+    "interleaved": "column c (2i: sin, 2i + 1: cos)",
+    "halves": "column c (c < d/2: sin, c ≥ d/2: cos)",
 }
 
 
@@ -314,7 +358,7 @@ class EncodingExplorer(Explorer):
     n_positions: ClassVar[int] = 100
 
     def build(self) -> Figure:
-        figure, ax = new_figure(7.0, 4.2)
+        figure, ax = new_figure(height=3.9)
         self.image = ax.imshow(
             np.zeros((self.n_positions, 2)),
             cmap=DIVERGING,
@@ -322,12 +366,14 @@ class EncodingExplorer(Explorer):
             vmax=1,
             aspect="auto",
             interpolation="nearest",
+            interpolation_stage="data",
             origin="upper",
         )
         colorbar = figure.colorbar(self.image, ax=ax, shrink=0.9)
         colorbar.set_label("value of the component")
         ax.set_xlabel(_LAYOUT_LABELS["interleaved"])
         ax.set_ylabel("position t")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # columns are whole
         ax.grid(False)
         self.ax = ax
         self.title = ax.set_title(" ")
@@ -337,10 +383,18 @@ class EncodingExplorer(Explorer):
     def draw(self, d: int, base: float, layout: str) -> None:
         table = encoding_table(d, base, layout, self.n_positions)
         self.ax.xaxis.label.set_text(_LAYOUT_LABELS[layout])
-        self.image.set_data(table)
+        # Up to 512 columns on ~320 pixels: sampled, neighbouring sine and
+        # cosine columns would beat into a moiré of stripes that are not in
+        # the table. With fewer than 2 pixels a column, each pixel shows the
+        # columns under it, smoothed; with more, every column is a sharp band.
+        pixels = int(self.ax.get_window_extent().width)
+        shown = table if pixels >= 2 * d else screen_columns(table, pixels)
+        self.image.set_data(shown)
         self.image.set_extent((-0.5, d - 0.5, self.n_positions - 0.5, -0.5))
         self.ax.set_xlim(-0.5, d - 0.5)
-        self.title.set_text(f"Sinusoidal encoding, d = {d}, base = {base:g}")
+        self.title.set_text(
+            f"Sinusoidal encoding, d = {d}, base = {_power_of_ten(base)}"
+        )
 
 
 def clock_hands(m: float, d: int, base: float) -> np.ndarray:
@@ -356,9 +410,9 @@ class ClockExplorer(Explorer):
     """One clock per frequency pair; its hand points at angle m * theta_i."""
 
     description = (
-        "A row of clock faces, one per frequency pair; each hand points at the "
-        "angle m times theta_i, so the fast pairs on the left have turned far "
-        "and the slow ones on the right have barely moved."
+        "Rows of clock faces, one per frequency pair, fastest first; each hand "
+        "points at the angle m times theta_i, so the fast pairs of the first "
+        "row have turned far and the slow ones of the last row have barely moved."
     )
     choices = (
         Choice("m", "position m", (0, 1, 2, 3, 5, 8, 10, 20, 50, 100, 200, 500), 10),
@@ -367,7 +421,9 @@ class ClockExplorer(Explorer):
     )
     #: Watching the hands turn as m grows is the demonstration.
     animated = ("m",)
-    columns: ClassVar[int] = 8
+    #: Six clocks a row: big enough to watch the hands turn at the design
+    #: width, with room for each frequency under its clock.
+    columns: ClassVar[int] = 6
     spacing: ClassVar[float] = 2.7
 
     def centres(self, count: int) -> np.ndarray:
@@ -375,7 +431,7 @@ class ClockExplorer(Explorer):
         return np.c_[index % self.columns, -(index // self.columns)] * self.spacing
 
     def build(self) -> Figure:
-        figure, ax = new_figure(7.6, 3.3)
+        figure, ax = new_figure(height=3.3)
         ax.set_aspect("equal")
         ax.axis("off")
         slots = max(self.choices[1].options) // 2
@@ -389,17 +445,13 @@ class ClockExplorer(Explorer):
             ax.add_collection(collection)
         (self.tips,) = ax.plot([], [], "o", color=PALETTE["vermillion"], ms=4)
         self.labels = [
-            ax.text(x, y - 1.2, "", ha="center", va="top", fontsize=8)
+            ax.text(x, y - 1.2, "", ha="center", va="top")
             for x, y in self.centres(slots)
         ]
-        self.title = ax.set_title(" ", fontsize=11)
-        figure.text(
-            0.5,
-            0.02,
-            "under each clock: its frequency θᵢ (pair i = 0, 1, … "
-            "from left to right, row by row)",
-            ha="center",
-            fontsize=8,
+        self.title = ax.set_title(" ")
+        figure.supxlabel(
+            "under each clock, its frequency θᵢ (i = 0, 1, … row by row)",
+            size=TEXT["note"],
         )
         self.dynamic(self.faces, self.zeros, self.hands, self.tips, *self.labels)
         self.dynamic(self.title)
@@ -419,7 +471,7 @@ class ClockExplorer(Explorer):
         for index, label in enumerate(self.labels):
             label.set_text(f"{theta[index]:.3g}" if index < d // 2 else "")
         self.title.set_text(
-            f"Position m = {m}: hand i has turned by m·θᵢ   (d = {d}, base = {base:g})"
+            f"m = {m}, d = {d}, base = {_power_of_ten(base)}: hand i at angle m·θᵢ"
         )
 
 
@@ -457,7 +509,7 @@ class _OffsetExplorer(Explorer):
         ax.set_ylabel("normalised inner product")
         # The legend sits below the axes, where no data can cover it, so it
         # stays in the static background: text is the costliest thing to draw.
-        ax.figure.legend(loc="outside lower center", ncol=3, frameon=False, fontsize=8)
+        ax.figure.legend(loc="outside lower center", ncol=2)
         # drawn over the data (and the ticks) in a full redraw, so here too
         self.dynamic(zero, *ax.spines.values())
         self.title = ax.set_title(" ")
@@ -485,7 +537,7 @@ class DecayExplorer(_OffsetExplorer):
     )
 
     def build(self) -> Figure:
-        figure, ax = new_figure(7.2, 3.9)
+        figure, ax = new_figure(height=4.3)
         (self.sum_line,) = ax.plot(
             [],
             [],
@@ -536,7 +588,9 @@ class DecayExplorer(_OffsetExplorer):
         self.threshold.set_xdata([threshold, threshold])
         self.threshold.set_visible(threshold < delta_max)
         self.ax.set_xlim(0, delta_max)
-        self.title.set_text(f"d = {d}, base = {base:g}:  Δ₁ = {threshold:,.0f}")
+        self.title.set_text(
+            f"d = {d}, base = {_power_of_ten(base)}:  Δ₁ = {threshold:,.0f}"
+        )
 
 
 def schedule_data(schedule: str, d: int, delta_max: int) -> dict[str, np.ndarray]:
@@ -573,22 +627,23 @@ class ScheduleExplorer(_OffsetExplorer):
             "θ(τ)",
             core.DECAY_SCHEDULES,
             "linear",
-            format=lambda name: _SCHEDULE_NAMES[name].split(" (")[0],
+            # the label says "θ(τ)": the buttons show the right-hand side
+            format=lambda name: _SCHEDULE_NAMES[name].split(" (")[0].split(" = ")[1],
         ),
         d_choice(256, (64, 256, 1024)),
         _range_choice((128, 1024, 8192), 128),
     )
 
     def build(self) -> Figure:
-        figure, ax = new_figure(7.2, 3.9)
+        figure, ax = new_figure(height=4.0)
         (self.paper,) = ax.plot(
-            [], [], color="#aaaaaa", lw=2.5, label="paper's integral, 10000^(−τ)"
+            [], [], color="#aaaaaa", lw=2.5, label="the paper's integral"
         )
         (self.sum_line,) = ax.plot(
             [], [], ".", ms=2.5, color=PALETTE["vermillion"], label="exact sum / (d/2)"
         )
         (self.integral_line,) = ax.plot(
-            [], [], color=PALETTE["blue"], lw=1.5, label="integral of the schedule"
+            [], [], color=PALETTE["blue"], lw=1.5, label="integral of this θ(τ)"
         )
         self._finish_offset_axes(ax, -0.65)
         self.dynamic(self.paper, self.sum_line, self.integral_line)
@@ -643,21 +698,23 @@ class CrossTermExplorer(Explorer):
     length: ClassVar[int] = 64
 
     def build(self) -> Figure:
-        figure, (left, right) = new_figure(8.4, 4.0, ncols=2)
+        figure, (left, right) = new_figure(height=3.4, ncols=2, sharey=True)
         blank = np.zeros((self.length, self.length))
-        self.image = left.imshow(blank, cmap=DIVERGING, vmin=-1, vmax=1)
-        self.residual = right.imshow(blank, cmap=DIVERGING, vmin=-0.3, vmax=0.3)
+        # one block per pair of positions (~3 pixels each), not smoothed
+        cells = {"cmap": DIVERGING, "interpolation": "nearest"}
+        self.image = left.imshow(blank, vmin=-1, vmax=1, **cells)
+        self.residual = right.imshow(blank, vmin=-0.3, vmax=0.3, **cells)
         for ax, image, label in [
             (left, self.image, "p_mᵀ H p_n  /  max |·|"),
-            (right, self.residual, "minus its mean along m − n"),
+            (right, self.residual, "minus mean along m − n"),
         ]:
-            figure.colorbar(image, ax=ax, shrink=0.8, location="bottom", label=label)
+            figure.colorbar(image, ax=ax, location="bottom", label=label)
             ax.set_xlabel("position n")
-            ax.set_ylabel("position m")
             ax.grid(False)
             self.dynamic(*ax.spines.values())
-        left.set_title("cross term", fontsize=10)
-        self.title = right.set_title(" ", fontsize=10)
+        left.set_ylabel("position m")
+        left.set_title("cross term")
+        self.title = right.set_title(" ")
         self.dynamic(self.image, self.residual, self.title)
         return figure
 
@@ -665,7 +722,7 @@ class CrossTermExplorer(Explorer):
         data = cross_term_data(kind, strength, self.d, self.length)
         self.image.set_data(data["c"])
         self.residual.set_data(data["residual"])
-        self.title.set_text(f"not explained by the offset: {data['leakage']:.1%}")
+        self.title.set_text(f"not explained: {data['leakage']:.1%}")
 
 
 def shift_scatter(k: int, pair: int, d: int, base: float, count: int) -> dict:
@@ -705,7 +762,7 @@ class ShiftExplorer(Explorer):
     count: ClassVar[int] = 4000
 
     def build(self) -> Figure:
-        figure, ax = new_figure(5.4, 4.6)
+        figure, ax = new_figure(height=4.6)
         (self.points,) = ax.plot(
             [],
             [],
@@ -723,8 +780,8 @@ class ShiftExplorer(Explorer):
         ax.set_aspect("equal")
         ax.set_xlabel(r"$p_{t,2i} = \sin t\theta_i$")
         ax.set_ylabel(r"$p_{t+\ell,2i} = \sin (t+\ell)\theta_i$")
-        legend = ax.legend(loc="upper center", ncol=2, fontsize=8, frameon=False)
-        self.title = ax.set_title(" ", fontsize=10)
+        legend = ax.legend(loc="upper center", ncol=2, markerscale=5)
+        self.title = ax.set_title(" ")
         self.dynamic(self.points, self.fit, legend, *ax.spines.values(), self.title)
         return figure
 

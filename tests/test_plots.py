@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import base64
+import io
+
 import numpy as np
+import pytest
 from matplotlib.figure import Figure
+from matplotlib.text import Text
+from PIL import Image
 
 import posenc
 from posenc import plots
@@ -30,7 +36,69 @@ def assert_drawn(figure: Figure, *arrays) -> None:
         ), f"not drawn: {array[:4]}..."
     for ax in figure.axes:
         if ax.get_visible() and ax.get_lines():
-            assert ax.get_xlabel(), ax.get_title()
+            # an axes stacked over another with the same x axis shares its label
+            shared = ax.get_shared_x_axes().get_siblings(ax)
+            assert any(sibling.get_xlabel() for sibling in shared), ax.get_title()
+    assert_readable(figure)
+
+
+def smallest_text(figure: Figure) -> tuple[float, str]:
+    """The size (points) and text of the smallest text ``figure`` shows."""
+    figure.draw_without_rendering()  # makes the tick labels
+    shown = [
+        (text.get_fontsize(), text.get_text())
+        for text in figure.findobj(Text)
+        if text.get_visible() and text.get_text().strip()
+    ]
+    return min(shown)
+
+
+def assert_readable(figure: Figure) -> None:
+    """``figure`` is drawn for the page: no wider than the figure width, no
+    text smaller than the book's smallest (whose size on screen the
+    browser tests check)."""
+    assert figure.get_figwidth() <= plots.FIGURE_WIDTH + 1e-9
+    size, text = smallest_text(figure)
+    assert size >= plots.SMALLEST_TEXT_PT, f"{text!r} at {size} pt"
+
+
+def test_figures_show_in_a_notebook_at_their_design_width_twice_as_sharp():
+    """The PNG records a dpi of PIXEL_DENSITY x DESIGN_DPI and is shown at
+    its design width (its pixel width over PIXEL_DENSITY: the figure width,
+    trimmed to the drawing and padded by 0.1 inch as matplotlib's inline
+    backend does): a reader gets a sharp figure, and the page a link to it
+    at twice the size."""
+    figure, ax = plots.new_figure(height=2.0)
+    ax.plot([0, 1], [0, 1])
+    data, metadata = figure._repr_mimebundle_()
+    image = Image.open(io.BytesIO(base64.b64decode(data["image/png"])))
+    density = plots.PIXEL_DENSITY
+    assert image.info["dpi"] == pytest.approx((100 * density,) * 2, rel=1e-5)
+    width = metadata["image/png"]["width"]
+    assert abs(image.size[0] - density * width) <= 1
+    assert abs(width - 480) <= 20  # 0.1 inch of padding each side at most
+    assert figure.dpi == 100 * density
+
+
+def test_the_style_sets_every_text_size_and_leaves_no_trace():
+    """Sizes come from plots.TEXT, inside the figure functions only: a
+    notebook's own rcParams change none of them (tick labels are made when
+    the figure is drawn, after the figure function has returned), and the
+    function leaves the rcParams as it found them."""
+    import matplotlib as mpl
+
+    tiny = {key: 6 for key in ("font.size", "xtick.labelsize", "legend.fontsize")}
+    with mpl.rc_context(tiny):
+        before = dict(mpl.rcParams)
+        figure = plots.inner_product_figure(np.arange(-3, 4), np.ones(7), 8, 1e4)
+        assert dict(mpl.rcParams) == before
+        ax = figure.axes[0]
+        assert ax.xaxis.label.get_fontsize() == plots.TEXT["label"]
+        assert ax.title.get_fontsize() == plots.TEXT["title"]
+        figure.draw_without_rendering()
+        ticks = ax.get_xticklabels() + ax.get_yticklabels()
+        assert {tick.get_fontsize() for tick in ticks} == {plots.TEXT["tick"]}
+        assert smallest_text(figure)[0] == plots.SMALLEST_TEXT_PT
 
 
 def test_chapter_figures_draw_their_data():
@@ -47,6 +115,28 @@ def test_chapter_figures_draw_their_data():
     assert_drawn(
         plots.taylor_scale_figure(scales, scales, scales**2), scales, scales**2
     )
+
+
+def test_similarity_figure_draws_the_matrix_it_is_handed():
+    table = posenc.encoding(np.arange(12), 8)
+    gram = table @ table.T / 4
+    figure = plots.similarity_figure(gram, 8, 1e4, offset=3)
+    np.testing.assert_array_equal(figure.axes[0].get_images()[0].get_array(), gram)
+    (dashed,) = figure.axes[0].get_lines()
+    rows, columns = dashed.get_ydata(), dashed.get_xdata()
+    np.testing.assert_array_equal(np.subtract(rows, columns), [3, 3])
+    assert_readable(figure)
+
+
+def test_orderings_figure_draws_one_bar_per_ordering_and_input():
+    orderings = ["a b", "b a", "a a"]
+    plain, encoded = np.array([0.5, 0.5, 0.2]), np.array([0.1, -0.3, 0.4])
+    figure = plots.orderings_figure(orderings, plain, encoded)
+    ax = figure.axes[0]
+    widths = [patch.get_width() for patch in ax.patches]
+    np.testing.assert_array_equal(widths, np.r_[plain, encoded])
+    assert [label.get_text() for label in ax.get_yticklabels()] == orderings
+    assert_readable(figure)
 
 
 def test_decay_figures_draw_their_data():

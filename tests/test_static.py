@@ -124,7 +124,8 @@ def test_default_frame_is_inline_and_is_the_explorers_figure(explorer, page):
     (image,) = page.find("img")
     assert digest(inline_png(image)) == digest(explorer.png())
     assert image.attrs["alt"] == explorer.description
-    assert (image.attrs["width"], image.attrs["height"]) == ("700", "420")
+    # the figure's design size (plots.FIGURE_WIDTH), at one pixel a CSS px
+    assert (image.attrs["width"], image.attrs["height"]) == ("480", "390")
 
 
 def test_player_names_its_explorer_class(page):

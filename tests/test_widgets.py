@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from test_plots import assert_readable
 
 import posenc
 from posenc import widgets
@@ -25,15 +26,52 @@ def test_default_figure_shows_the_default_encoding(explorer):
 def test_update_redraws_with_the_new_values(explorer, d, layout):
     explorer.update(d=d, base=100.0, layout=layout)
     plotted = explorer.image.get_array()
-    np.testing.assert_array_equal(
-        plotted, posenc.encoding(np.arange(100), d, 100.0, layout)
-    )
+    table = posenc.encoding(np.arange(100), d, 100.0, layout)
+    pixels = int(explorer.ax.get_window_extent().width)
+    if d <= pixels / 2:  # two pixels a column or more: the table itself
+        np.testing.assert_array_equal(plotted, table)
+    else:  # more columns than that: smoothed to one column a pixel
+        assert d == 512 and pixels < 2 * d
+        np.testing.assert_array_equal(plotted, widgets.screen_columns(table, pixels))
     assert explorer.image.get_extent() == [-0.5, d - 0.5, 99.5, -0.5]
     assert explorer.ax.get_xlim() == (-0.5, d - 0.5)
     assert f"d = {d}" in explorer.title.get_text()
     assert ("sin" in explorer.ax.get_xlabel()) and (
         ("d/2" in explorer.ax.get_xlabel()) == (layout == "halves")
     )
+
+
+def test_heat_map_columns_are_averaged_on_the_screen_not_sampled():
+    """screen_columns removes a column-to-column alternation (interleaved
+    sine and cosine columns; sampled, it draws a moiré) away from the two
+    edges, keeps a constant table constant and a slow pattern nearly as it
+    is."""
+    pixels, columns = 320, 512
+    alternating = np.tile([1.0, -1.0], columns // 2)[None, :]
+    shown = widgets.screen_columns(alternating, pixels)
+    assert shown.shape == (1, pixels)
+    assert np.abs(shown[0, 4:-4]).max() < 1e-4  # 4e-6 measured
+    constant = np.full((3, columns), 0.3)
+    np.testing.assert_allclose(
+        widgets.screen_columns(constant, pixels), 0.3, rtol=1e-12, atol=0
+    )
+    slow = np.cos(2 * np.pi * np.arange(columns) / columns)[None, :]
+    centres = (np.arange(pixels) + 0.5) * columns / pixels - 0.5
+    expected = np.cos(2 * np.pi * centres / columns)
+    inner = slice(8, -8)  # the edges see half a window
+    np.testing.assert_allclose(
+        widgets.screen_columns(slow, pixels)[0, inner],
+        expected[inner],
+        rtol=0,
+        atol=1e-3,
+    )
+
+
+def test_column_ticks_are_whole_numbers_for_a_small_d(explorer):
+    explorer.update(d=4)
+    explorer.figure.draw_without_rendering()
+    ticks = [tick for tick in explorer.ax.get_xticks() if -0.5 <= tick <= 3.5]
+    assert ticks == [0, 1, 2, 3]
 
 
 def test_update_keeps_the_same_figure_and_artists(explorer):
@@ -159,6 +197,25 @@ def test_every_explorer_offers_only_valid_values(explorer_class):
         if choice.name == "base":
             assert all(base > 1 for base in choice.options)
     assert explorer_class.description, "the static form needs alt text"
+
+
+@pytest.mark.parametrize("explorer_class", widgets.EXPLORERS, ids=lambda c: c.__name__)
+def test_no_option_repeats_its_sliders_label(explorer_class):
+    """A value reads "label = value" on the page: an option that starts with
+    the label would read "θ(τ) = θ(τ) = τ"."""
+    for choice in explorer_class.choices:
+        shown = [choice.format(option) for option in choice.options]
+        assert not [text for text in shown if text.startswith(choice.label)]
+
+
+@pytest.mark.parametrize("explorer_class", widgets.EXPLORERS, ids=lambda c: c.__name__)
+def test_every_explorer_is_drawn_for_the_page(explorer_class):
+    """No wider than the figure width, no text below the smallest size, at
+    the first and the last option of every slider."""
+    explorer = explorer_class()
+    for pick in (0, -1):
+        explorer.update(**{c.name: c.options[pick] for c in explorer_class.choices})
+        assert_readable(explorer.figure)
 
 
 @pytest.mark.parametrize("explorer_class", widgets.EXPLORERS, ids=lambda c: c.__name__)
