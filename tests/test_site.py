@@ -73,19 +73,25 @@ BROKEN_IMAGES = """async () => {
     .map(img => (img.currentSrc || img.getAttribute("src") || "").slice(0, 120));
 }"""
 
-#: JavaScript: the contrast ratio of an element's text on what is behind it.
+#: JavaScript: the contrast ratio (WCAG) of an element's text on what is
+#: behind it; a text made translucent (its colour's alpha, the opacity of
+#: the element and of its parents up to the background) is blended first.
 CONTRAST = """element => {
   const rgb = c => (c.match(/[\\d.]+/g) || []).map(Number);
   const lum = ([r, g, b]) => [r, g, b].map(v => {
     v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
   }).reduce((s, v, i) => s + v * [0.2126, 0.7152, 0.0722][i], 0);
-  let back = element;
+  let back = element, alpha = 1;
   while (back && rgb(getComputedStyle(back).backgroundColor)[3] === 0) {
+    alpha *= Number(getComputedStyle(back).opacity);
     back = back.parentElement;
   }
   const bg = back ? rgb(getComputedStyle(back).backgroundColor) : [255, 255, 255];
-  const [a, b] = [lum(rgb(getComputedStyle(element).color)), lum(bg)];
-  return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+  const [r, g, b, a = 1] = rgb(getComputedStyle(element).color);
+  const k = alpha * a;
+  const fg = [r, g, b].map((v, i) => k * v + (1 - k) * bg[i]);
+  const [x, y] = [lum(fg), lum(bg)];
+  return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
 }"""
 
 
@@ -569,6 +575,24 @@ def test_bibliography_lists_the_cited_works(site):
     entries = (site / "book/bibliography.html").read_text().count('class="citation"')
     assert entries >= 3 and len(cited) >= 3
     assert cited <= parsed("book/bibliography.html").ids
+
+
+#: What reads as an address in an entry's text: a scheme, or a host name
+#: followed by a path (``github.com/x``, ``kexue.fm/archives/8231``).
+ADDRESS = re.compile(r"https?://|\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}/", re.I)
+
+
+def test_bibliography_addresses_are_links(site):
+    """Every address an entry of the bibliography shows is a link to it
+    (the theme may shorten a GitHub link's text to owner/repository)."""
+    source = (site / "book/bibliography.html").read_text()
+    entries = re.findall(r'<div class="citation".*?</div>', source, re.S)
+    assert len(entries) >= 3
+    for entry in entries:
+        links = re.findall(r'<a [^>]*href="(https?://[^"]+)"[^>]*>(.*?)</a>', entry)
+        outside = re.sub(r"<a .*?</a>|<[^>]+>", " ", entry, flags=re.S)
+        assert not ADDRESS.search(outside), outside.strip()[:160]
+        assert all(text.strip() for _, text in links), entry[:160]
 
 
 @pytest.mark.parametrize("path", NOTEBOOK_PAGES)

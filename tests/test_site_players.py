@@ -11,12 +11,16 @@ read well in dark mode.
 
 from __future__ import annotations
 
+import base64
+import io
 import json
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 import pytest
+from PIL import Image
 from test_site import (  # noqa: F401  (base_url, browser, site: fixtures)
     BROKEN_IMAGES,
+    BUILT,
     CONTRAST,
     PAGES,
     PLAYER_PAGES,
@@ -25,9 +29,13 @@ from test_site import (  # noqa: F401  (base_url, browser, site: fixtures)
     browser,
     load,
     open_page,
+    parsed,
     screenshot,
     site,
+    sitetools,
 )
+
+from posenc import plots
 
 
 def wait_for_new_frame(image, before: str) -> None:
@@ -190,5 +198,158 @@ def test_players_read_well_in_dark_mode(browser, base_url, path):
         ratio = element.evaluate(CONTRAST)
         assert ratio >= 4.5, f"contrast {ratio:.1f} of {element.inner_text()!r}"
     screenshot(player, path, "__player_dark")
+    assert visit.errors == []
+    page.context.close()
+
+
+#: JavaScript: each shown image of the article, its source, its natural and
+#: shown widths (CSS px), and the box that cuts it sideways, if one does (a
+#: parent whose overflow is not visible, narrower than the image).
+SHOWN_WIDTHS = """() => [...document.querySelectorAll("article img")]
+  .filter(img => img.naturalWidth > 0 && img.offsetWidth > 0)
+  .map(img => {
+    const box = img.getBoundingClientRect();
+    let cut = null;
+    for (let e = img.parentElement; e && !cut; e = e.parentElement) {
+      if (getComputedStyle(e).overflowX === "visible") continue;
+      const outer = e.getBoundingClientRect();
+      if (box.left < outer.left - 0.5 || box.right > outer.right + 0.5) {
+        cut = e.tagName + "." + [...e.classList].join(".");
+      }
+    }
+    return {
+      src: img.currentSrc || img.src,
+      natural: img.naturalWidth,
+      shown: box.width,
+      cut: cut,
+    };
+  })"""
+
+#: Where figures are checked: (viewport, CSS px per device px, the least
+#: size of figure text there in device px, or None for the scale alone).
+#: 1024 x 768 at 125 % is a viewport of 819 x 614 CSS px; its layout does
+#: not depend on the pixel ratio, so the ratio is applied by arithmetic.
+SCREENS = [
+    ({"width": 1280, "height": 900}, 1.0, 12.0),
+    ({"width": 390, "height": 844}, 1.0, None),
+    ({"width": 819, "height": 614}, 1.25, 16.0),
+]
+#: The least scale of a figure (shown width over design width), everywhere.
+LEAST_SCALE = 0.75
+
+
+def image_bytes(site, src: str) -> bytes:
+    """The file behind ``src``: a data URI, or a file of the served site."""
+    if src.startswith("data:"):
+        return base64.b64decode(src.split(",", 1)[1])
+    return (site / unquote(urlsplit(src).path).lstrip("/")).read_bytes()
+
+
+def design_width(data: bytes, natural: int) -> float:
+    """The width (CSS px) an image's font sizes were designed for: its pixel
+    width times ``plots.DESIGN_DPI`` over the dpi it records (a PNG's pHYs
+    chunk); an image that records none was drawn at ``DESIGN_DPI``."""
+    dpi = Image.open(io.BytesIO(data)).info.get("dpi")
+    return natural * plots.DESIGN_DPI / dpi[0] if dpi else float(natural)
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_figures_are_shown_at_their_design_width(browser, base_url, site, path):
+    """No figure or player frame is shown at less than 0.75 of the width its
+    font sizes were designed for (a high-resolution PNG counts at its design
+    width), at 1280 px and on a phone (390 px), so its text keeps about its
+    designed size, nor cut sideways by a box around it; and its smallest
+    text (``plots.SMALLEST_TEXT_PT``, which tests/test_plots.py holds every
+    figure to) is at least 12 px on a desktop and 16 px on a projector
+    (1024 x 768 at 125 %)."""
+    visit = Visit()
+    page = open_page(browser, base_url, visit)
+    load(page, base_url + path)
+    page.evaluate(
+        """() => Promise.all([...document.images].map(img => img.complete ? 0 :
+          new Promise(done => { img.onload = img.onerror = done; })))"""
+    )
+    smallest = plots.SMALLEST_TEXT_PT * plots.DESIGN_DPI / 72  # CSS px
+    designs: dict[str, float] = {}
+    for viewport, ratio, least_text in SCREENS:
+        page.set_viewport_size(viewport)
+        page.wait_for_timeout(100)
+        for image in page.evaluate(SHOWN_WIDTHS):
+            src = image["src"]
+            if src not in designs:
+                designs[src] = design_width(image_bytes(site, src), image["natural"])
+            scale = image["shown"] / designs[src]
+            where = f"{src[-40:]} at {viewport['width']} px"
+            assert scale >= LEAST_SCALE, f"{where}: shown at {scale:.2f}"
+            assert image["cut"] is None, f"{where}: cut by {image['cut']}"
+            if least_text is not None:
+                text = smallest * scale * ratio
+                assert text >= least_text, f"{where}: text {text:.1f} px"
+    # A click on a static figure opens its PNG, at twice its design width.
+    for image in page.evaluate(ZOOMABLE):
+        assert image["link"] == image["src"], image["src"][-40:]
+        assert image["natural"] >= 1.9 * designs[image["src"]], image["src"][-40:]
+    page.context.close()
+
+
+#: JavaScript: each static figure (not a player's frame), with the address
+#: its link leads to.
+ZOOMABLE = """() => [...document.querySelectorAll("article figure img")]
+  .filter(img => !img.closest(".posenc-explorer"))
+  .map(img => ({
+    src: img.currentSrc || img.src,
+    natural: img.naturalWidth,
+    link: img.closest("a") ? img.closest("a").href : null,
+  }))"""
+
+
+#: Pages whose figures have captions.
+CAPTIONED = [p for p in PAGES if BUILT and parsed(p).caption_numbers]
+#: The parts of a caption, each with its own colour: number, text, maths,
+#: and the values a player shows.
+CAPTION_PARTS = (
+    "figcaption",
+    "figcaption .caption-number",
+    "figcaption .caption-text",
+    "figcaption mjx-container",
+    "figcaption .posenc-caption-values",
+)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_captions_read_well_in_both_modes(browser, base_url, scheme):
+    """Every part of every figure caption has a contrast of at least 4.5
+    (WCAG AA) on what is behind it, in the theme's light and dark modes."""
+    visit = Visit()
+    page = open_page(browser, base_url, visit, color_scheme=scheme)
+    low = []
+    for path in CAPTIONED:
+        load(page, base_url + path)
+        page.evaluate(sitetools.WAIT_FOR_MATHS)  # captions carry maths
+        assert page.evaluate("document.documentElement.dataset.theme") == scheme
+        for part in CAPTION_PARTS:
+            for element in page.locator(part).all():
+                ratio = element.evaluate(CONTRAST)
+                if ratio < 4.5:
+                    low.append((path, part, round(ratio, 2)))
+    assert low == []
+    page.context.close()
+
+
+def test_back_to_top_stays_in_a_corner_on_a_phone(browser, base_url):
+    """On a phone the theme's "back to top" button is a small button in the
+    bottom-right corner, not a label in the middle of the text (where it
+    covered captions)."""
+    visit = Visit()
+    page = open_page(browser, base_url, visit, viewport={"width": 390, "height": 844})
+    load(page, base_url + "book/decay_integral.html")
+    page.mouse.wheel(0, 3000)
+    page.wait_for_timeout(300)
+    page.mouse.wheel(0, -300)  # the theme shows the button on the way up
+    button = page.locator("#pst-back-to-top")
+    button.wait_for(state="visible", timeout=5000)
+    box = button.bounding_box()
+    assert box["width"] <= 48 and box["height"] <= 48, box
+    assert box["x"] >= 390 - 64 and box["y"] >= 844 - 64, box
     assert visit.errors == []
     page.context.close()
