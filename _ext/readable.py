@@ -7,7 +7,7 @@
   full-size PNG (Sphinx links every image given a width) says so with the
   pointer; the theme's "back to top" button, which on a narrow screen sat in
   the middle of the text (over a caption, as often as not), is a small round
-  button in the bottom-right corner there.
+  button in the sticky header bar there, where it covers nothing.
 * The introduction's figures carry no number: the introduction is no
   chapter, and a bare "Fig. 1" would read like chapter 1's (see
   ``appendix_numbers.py`` for the appendix's "Fig. A.1").

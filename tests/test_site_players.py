@@ -336,12 +336,13 @@ def test_captions_read_well_in_both_modes(browser, base_url, scheme):
     page.context.close()
 
 
-def test_back_to_top_stays_in_a_corner_on_a_phone(browser, base_url):
-    """On a phone the theme's "back to top" button is a small button in the
-    bottom-right corner, not a label in the middle of the text (where it
-    covered captions)."""
+@pytest.mark.parametrize("width", [390, 819])
+def test_back_to_top_covers_no_text(browser, base_url, width):
+    """On a phone and a projector (no sidebar) the theme's "back to top"
+    button sits in the sticky header bar, clear of the header's buttons,
+    not over the text (where it covered captions)."""
     visit = Visit()
-    page = open_page(browser, base_url, visit, viewport={"width": 390, "height": 844})
+    page = open_page(browser, base_url, visit, viewport={"width": width, "height": 700})
     load(page, base_url + "book/decay_integral.html")
     page.mouse.wheel(0, 3000)
     page.wait_for_timeout(300)
@@ -349,7 +350,16 @@ def test_back_to_top_stays_in_a_corner_on_a_phone(browser, base_url):
     button = page.locator("#pst-back-to-top")
     button.wait_for(state="visible", timeout=5000)
     box = button.bounding_box()
-    assert box["width"] <= 48 and box["height"] <= 48, box
-    assert box["x"] >= 390 - 64 and box["y"] >= 844 - 64, box
+    header = page.locator(".bd-header-article").bounding_box()
+    assert header["y"] == 0 and box["y"] >= 0
+    assert box["y"] + box["height"] <= header["height"], (box, header)
+    others = page.locator(".bd-header-article :is(button, a):visible").all()
+    for other in others:
+        near = other.bounding_box()
+        apart = (
+            near["x"] >= box["x"] + box["width"]
+            or near["x"] + near["width"] <= box["x"]
+        )
+        assert apart, (box, near)
     assert visit.errors == []
     page.context.close()
