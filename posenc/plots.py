@@ -31,6 +31,7 @@ __all__ = [
     "DESIGN_DPI",
     "PIXEL_DENSITY",
     "FIGURE_WIDTH",
+    "MAX_HEIGHT",
     "TEXT",
     "SMALLEST_TEXT_PT",
     "BookFigure",
@@ -100,6 +101,10 @@ PIXEL_DENSITY = 2
 #: text keeps at least three quarters of its size. Panels are stacked, not
 #: put side by side.
 FIGURE_WIDTH = 4.8
+#: The tallest a figure may be, in inches at DESIGN_DPI: 550 CSS px, so that
+#: a whole figure fits a projector's screen (1024 x 768 at 125 % leaves 614
+#: CSS px, 558 under the page's header bar).
+MAX_HEIGHT = 5.5
 #: Font sizes in points, at the design width (x 100/72 for CSS px: 10 pt is
 #: 13.9 px). Every figure takes its sizes from here, through book_style().
 TEXT = {
@@ -328,7 +333,7 @@ def decay_comparison_figure(fine, integral, whole, normalised, d: int):
     ax.set_xlabel(r"offset $\Delta = m - n$")
     ax.set_ylabel("normalised inner product")
     ax.set_xlim(-delta_max, delta_max)
-    figure.legend(loc="outside upper center")
+    figure.legend(loc="outside upper center", markerscale=2)
     return figure
 
 
@@ -450,7 +455,7 @@ def schedule_integrals_figure(panels):
     with ``curves`` from :func:`posenc.schedule_integrals`: a map from
     ``(schedule, base)`` to the integral at ``delta``.
     """
-    figure, axes = new_figure(height=6.4, nrows=2, sharey=True)
+    figure, axes = new_figure(height=5.4, nrows=2, sharey=True)
     for ax, (delta, curves), title in zip(
         axes, panels, ("(a) short range", "(b) long range"), strict=True
     ):
@@ -539,7 +544,7 @@ def rms_law_figure(rms: dict, scaled_far, level_band: float = 0.1):
     standard normal density, with the band of values below ``level_band`` in
     size shaded.
     """
-    figure, (left, right) = new_figure(height=6.6, nrows=2)
+    figure, (left, right) = new_figure(height=5.5, nrows=2)
     centres = rms["centres"]
     colours = [PALETTE["vermillion"], PALETTE["green"]]
     for (d, error), colour in zip(rms["error"].items(), colours, strict=True):
@@ -559,7 +564,7 @@ def rms_law_figure(rms: dict, scaled_far, level_band: float = 0.1):
         centres, rms["integral"], color=PALETTE["black"], lw=1.4, label="integral"
     )
     left.plot([], [], "-", color="#666666", lw=1.2, label="rms law")
-    left.set_ylim(1e-4, 8)
+    left.set_ylim(1e-4, 1e2)  # the decade above 1 holds the legend
     left.set_xlabel(r"offset $\Delta$ (log scale)")
     left.set_ylabel(r"rms over offsets near $\Delta$")
     left.set_title("(a) fluctuation about the integral")
@@ -590,6 +595,7 @@ def rms_law_figure(rms: dict, scaled_far, level_band: float = 0.1):
         label="standard normal",
     )
     right.set_xlim(-4, 4)
+    right.set_ylim(0, 0.56)  # room for the legend above the bell
     right.set_xlabel(r"$\sqrt{d}\; g(\Delta)/(d/2)$")
     right.set_ylabel("density")
     right.set_title("(b) far beyond the base: no floor")
@@ -699,7 +705,7 @@ def rope_decay_figure(delta, scores: dict):
     RoPE".
     """
     samples = scores["independent"].shape[0]
-    figure, (left, right) = new_figure(height=6.4, nrows=2)
+    figure, (left, right) = new_figure(height=5.4, nrows=2)
     left.plot(delta, scores["bound"], color=PALETTE["black"], lw=1.4)
     left.set_xlabel(r"relative distance $m - n$")
     left.set_ylabel(r"$\sum_j |Z_j(m - n)|\,/\,(d/2)$")
@@ -747,7 +753,7 @@ def codebase_schedules_figure(frequencies: dict, ratios: dict):
     ``ratios`` maps each d to tensor2tensor's frequency over the paper's, pair
     by pair (:func:`posenc.schedule_ratio`).
     """
-    figure, (left, right) = new_figure(height=6.4, nrows=2)
+    figure, (left, right) = new_figure(height=5.4, nrows=2)
     paper, t2t = frequencies["paper"], frequencies["tensor2tensor"]
     d = 2 * len(paper)
     pair = np.arange(d // 2)
@@ -843,7 +849,7 @@ def offset_figure(profiles: dict, anchors: tuple[int, int] = (0, 300)):
     """
     names = list(profiles)
     figure, axes = new_figure(
-        height=1.55 * len(names) + 1.0, nrows=len(names), sharex=True, sharey=True
+        height=1.1 * len(names) + 1.0, nrows=len(names), sharex=True, sharey=True
     )
     axes = np.atleast_1d(axes).ravel()
     colours = [PALETTE["blue"], PALETTE["vermillion"]]
@@ -883,7 +889,7 @@ def rope_pairing_figure(scores: dict, offset: int = 3):
     rotated with different pairings. (b) The intended and the half-split
     scores against the offset, for q at position 500: equal at offset 0 only.
     """
-    figure, (left, right) = new_figure(height=6.0, nrows=2)
+    figure, (left, right) = new_figure(height=5.4, nrows=2)
     for name, values in scores["fixed"].items():
         label, colour, style = _PAIRING_STYLES[name]
         left.plot(scores["positions"], values, style, color=colour, lw=1.3, label=label)
@@ -924,7 +930,7 @@ def error_growth_figure(
     """
     positions = np.asarray(positions, dtype=np.float64)
     d = len(per_column)
-    figure, (left, right) = new_figure(height=7.2, nrows=2)
+    figure, (left, right) = new_figure(height=5.5, nrows=2)
     styles = {
         "float32": (PALETTE["vermillion"], "float32 (frameworks)"),
         "cast": (PALETTE["blue"], "(a) float64, then cast"),
@@ -946,7 +952,7 @@ def error_growth_figure(
     left.set_title(f"(a) error against position, d = {d}")
     left.set_ylim(1e-17, 3)
     # below its panel: the curves fill the axes from corner to corner
-    left.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2)
+    left.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, markerscale=4)
 
     columns = np.arange(len(per_column))
     low, high = column_range
@@ -1042,7 +1048,7 @@ def rule_figure(lengths, curves: dict, max_length: int, base: float = 10000.0):
     before ``max_length``.
     """
     figure, axes = new_figure(
-        height=2.6 * len(curves) + 0.9, nrows=len(curves), sharex=True, sharey=True
+        height=2.2 * len(curves) + 0.9, nrows=len(curves), sharex=True, sharey=True
     )
     axes = np.atleast_1d(axes)
     for ax, (d, curve) in zip(axes, curves.items(), strict=True):
@@ -1060,7 +1066,9 @@ def rule_figure(lengths, curves: dict, max_length: int, base: float = 10000.0):
         ax.set_title(f"d = {d}, base = {base:g}")
     axes[-1].set_xlabel("number of positions $L$ (log scale)")
     figure.supylabel("distance (solid), 2E (broken)")
-    axes[0].legend(loc="center", bbox_to_anchor=(0.5, 0.33))
+    figure.legend(
+        *axes[0].get_legend_handles_labels(), loc="outside lower center", ncol=2
+    )
     return figure
 
 
@@ -1075,7 +1083,7 @@ def scaling_figure(dims, scaling: dict, keys: int = 64):
     query). Used in the appendix "Why attention divides by sqrt(d)".
     """
     dims = np.asarray(dims)
-    figure, (left, right) = new_figure(height=6.2, nrows=2)
+    figure, (left, right) = new_figure(height=5.4, nrows=2)
     left.loglog(
         dims,
         scaling["variance"],
@@ -1094,7 +1102,8 @@ def scaling_figure(dims, scaling: dict, keys: int = 64):
     left.set_xlabel(r"key dimension $d_k$")
     left.set_ylabel("variance of the score")
     left.set_title(r"(a) the variance grows like $d_k$")
-    left.legend()
+    left.set_ylim(top=30 * max(np.max(scaling["variance"]), np.max(dims)))
+    left.legend(loc="upper left")  # above the curves: the axis reaches higher
     right.semilogx(
         dims,
         scaling["largest_weight"],

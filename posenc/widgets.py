@@ -509,7 +509,7 @@ class _OffsetExplorer(Explorer):
         ax.set_ylabel("normalised inner product")
         # The legend sits below the axes, where no data can cover it, so it
         # stays in the static background: text is the costliest thing to draw.
-        ax.figure.legend(loc="outside lower center", ncol=2)
+        ax.figure.legend(loc="outside lower center", ncol=2, markerscale=3)
         # drawn over the data (and the ticks) in a full redraw, so here too
         self.dynamic(zero, *ax.spines.values())
         self.title = ax.set_title(" ")
@@ -886,7 +886,7 @@ class ScalingExplorer(Explorer):
     original: ClassVar[int] = 8192
 
     def build(self) -> Figure:
-        figure, (top, bottom) = new_figure(height=6.0, nrows=2)
+        figure, (top, bottom) = new_figure(height=5.5, nrows=2)
         top.set_xscale("log")
         top.set_yscale("log")
         top.set_xlim(4, 2e7)

@@ -55,9 +55,10 @@ def smallest_text(figure: Figure) -> tuple[float, str]:
 
 def assert_readable(figure: Figure) -> None:
     """``figure`` is drawn for the page: no wider than the figure width, no
-    text smaller than the book's smallest (whose size on screen the
-    browser tests check)."""
+    taller than a projector's screen, no text smaller than the book's
+    smallest (whose size on screen the browser tests check)."""
     assert figure.get_figwidth() <= plots.FIGURE_WIDTH + 1e-9
+    assert figure.get_figheight() <= plots.MAX_HEIGHT + 1e-9
     size, text = smallest_text(figure)
     assert size >= plots.SMALLEST_TEXT_PT, f"{text!r} at {size} pt"
 
