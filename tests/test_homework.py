@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import io
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -28,6 +29,8 @@ sys.path.insert(0, str(ROOT / "_ext"))
 import homework_notebooks  # noqa: E402
 
 KEY = ROOT / "book" / "instructor" / "homework_answers.md"
+#: nbclient's command line, beside this Python (the venv's).
+EXECUTE = str(Path(sys.executable).with_name("jupyter-execute"))
 
 
 def answer_key() -> dict[str, str]:
@@ -144,16 +147,25 @@ def test_every_derivation_chapter_has_an_assignment(chapter):
 
 def test_generated_notebooks_run_with_the_starter_code(tmp_path):
     """Each assignment runs top to bottom in a fresh kernel (the venv's
-    python3), every check printing "not attempted"."""
-    from nbclient import NotebookClient
+    python3), every check printing "not attempted".
+
+    nbclient runs in a process of its own (its ``jupyter-execute``): in
+    this one it would leave an asyncio event loop marked running, and
+    Playwright's sync API, in the browser tests that follow on the same
+    xdist worker, refuses to start under a running loop."""
 
     paths = homework_notebooks.write_assignments(tmp_path)
     assert [p.stem for p in paths] == homework_notebooks.derivation_chapters()
     for path in paths:
-        notebook = nbformat.read(path, as_version=4)
-        prose = "".join(c.source for c in notebook.cells if c.cell_type == "markdown")
+        prose = "".join(
+            c.source
+            for c in nbformat.read(path, as_version=4).cells
+            if c.cell_type == "markdown"
+        )
         assert not re.search(r"\{[a-z:-]+\}`", prose), path.name  # MyST roles
-        NotebookClient(notebook, timeout=120, kernel_name="python3").execute()
+        execute = [EXECUTE, "--inplace", "--timeout=120", "--kernel_name=python3"]
+        subprocess.run([*execute, str(path)], check=True, capture_output=True)
+        notebook = nbformat.read(path, as_version=4)
         printed = [
             output.get("text", "")
             for cell in notebook.cells
