@@ -143,7 +143,7 @@ def encoding_reduced(
 ) -> NDArray[np.float32]:
     r"""Remedy (b): reduce each angle modulo :math:`2\pi` first, then use float32.
 
-    The reduced angle :math:`r_i \in [-\pi, \pi]` (:func:`reduced_angles`) is
+    The reduced angle :math:`\varphi_i \in [-\pi, \pi]` (:func:`reduced_angles`) is
     rounded to float32, where its spacing is at most :math:`2^{-22}`, and its
     sine and cosine are taken in float32. Only the reduction needs float64.
     """
