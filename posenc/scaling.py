@@ -118,13 +118,25 @@ def scaled_frequencies(
     transformers 5.23.0 (the version compared in docs/research/issue11/)
     has no static NTK method (other versions may register one):
     ``"ntk"`` is its dynamic method at the length :math:`sL` with
-    factor 1. Raises ``ValueError`` for an unknown method,
-    ``factor < 1``, a method without the context it needs (``"dynamic"``:
-    ``context`` and ``original_context``; ``"yarn"`` and ``"llama3"``:
-    ``original_context``), ``d`` odd or below 2 (below 4 for the NTK
-    methods), ``base <= 1``, ``beta_fast <= beta_slow`` or
-    ``high_freq_factor <= low_freq_factor``. Derived in the chapter "How far
-    the encoding reaches".
+    factor 1.
+
+    Every parameter is checked, whether or not the method uses it; one the
+    method does not use (``factor`` for ``"none"``, the contexts for
+    ``"linear"`` and ``"ntk"``, ``context`` for ``"yarn"`` and
+    ``"llama3"``, the betas outside ``"yarn"``, the two frequency factors
+    outside ``"llama3"``) is then ignored, so that one call can run
+    through :data:`SCALING_METHODS`. Raises ``ValueError``, naming the
+    parameter and its rule, for an unknown method, ``factor < 1``, a
+    method without the context it needs (``"dynamic"``: ``context`` and
+    ``original_context``; ``"yarn"`` and ``"llama3"``:
+    ``original_context``), a context that is not an integer from 1 to
+    :math:`2^{53}`, ``d`` odd or below 2 (below 4 for the NTK methods),
+    ``base <= 1``, ``beta_slow <= 0``, ``beta_fast <= beta_slow``, betas
+    so extreme that :math:`L_0/(2\pi\beta)` is 0 or infinite in float64,
+    ``low_freq_factor <= 0``, ``high_freq_factor <= low_freq_factor``, and
+    a factor (with ``"dynamic"``: a factor and context) that makes the
+    scaled base of the NTK methods overflow. Derived in the chapter "How
+    far the encoding reaches".
     """
     method = check_choice(method, "method", SCALING_METHODS)
     d = check_dimension(d, at_least=4 if method in ("ntk", "dynamic") else 2)
@@ -132,40 +144,89 @@ def scaled_frequencies(
     factor = check_minimum(factor, "factor", 1.0)
     reason = f"method {method!r}"
     if method in ("dynamic", "yarn", "llama3"):
-        original_context = check_count(
-            check_given(original_context, "original_context", reason),
-            "original_context",
-        )
+        check_given(original_context, "original_context", reason)
     if method == "dynamic":
-        context = check_count(check_given(context, "context", reason), "context")
+        check_given(context, "context", reason)
+    if original_context is not None:
+        original_context = _check_length(original_context, "original_context")
+    if context is not None:
+        context = _check_length(context, "context")
+    beta_slow = check_minimum(beta_slow, "beta_slow", 0.0, strict=True)
+    beta_fast = check_minimum(
+        beta_fast, "beta_fast", beta_slow, strict=True, minimum_name="beta_slow"
+    )
+    low_freq_factor = check_minimum(
+        low_freq_factor, "low_freq_factor", 0.0, strict=True
+    )
+    high_freq_factor = check_minimum(
+        high_freq_factor,
+        "high_freq_factor",
+        low_freq_factor,
+        strict=True,
+        minimum_name="low_freq_factor",
+    )
     theta = core.frequencies(d, base)
     if method == "none":
         return theta, 1.0
     if method == "linear":
         return theta / factor, 1.0
     if method in ("ntk", "dynamic"):
-        growth = factor
-        if method == "dynamic":
-            length = max(context, original_context)
-            growth = factor * length / original_context - (factor - 1)
-        return core.frequencies(d, base * growth ** (d / (d - 2))), 1.0
+        return _ntk(d, base, factor, original_context, context, method), 1.0
     if method == "yarn":
         return _yarn(theta, d, base, factor, original_context, beta_fast, beta_slow)
     return _llama3(theta, factor, original_context, low_freq_factor, high_freq_factor)
 
 
+#: Largest context :func:`scaled_frequencies` accepts: every integer up to
+#: it is exact in float64, in which the formulas are computed.
+_MAX_LENGTH = 2**53
+
+
+def _check_length(value: object, name: str) -> int:
+    """A context length: an integer from 1 to ``_MAX_LENGTH``."""
+    value = check_count(value, name)
+    if value > _MAX_LENGTH:
+        raise ValueError(f"{name} must be an integer from 1 to 2**53, got {value}")
+    return value
+
+
+def _ntk(d, base, factor, original_context, context, method):
+    """The frequencies of the NTK methods (see :func:`scaled_frequencies`)."""
+    growth = factor
+    blame, given = "factor", f"factor={factor:g}"
+    if method == "dynamic":
+        length = max(context, original_context)
+        growth = factor * length / original_context - (factor - 1)
+        blame = "factor and context"
+        given += f", context={context}, original_context={original_context}"
+    try:
+        scaled_base = base * growth ** (d / (d - 2))
+    except OverflowError:
+        scaled_base = math.inf
+    if not math.isfinite(scaled_base):
+        raise ValueError(
+            f"{blame} must keep the scaled base finite in float64, but base "
+            f"{base:g} times {growth:g}**(d/(d-2)) overflows for d={d} ({given})"
+        )
+    return core.frequencies(d, scaled_base)
+
+
 def _yarn(theta, d, base, factor, original_context, beta_fast, beta_slow):
     """YaRN's frequencies and attention factor (see :func:`scaled_frequencies`)."""
-    beta_slow = check_minimum(beta_slow, "beta_slow", 0.0, strict=True)
-    beta_fast = check_minimum(beta_fast, "beta_fast", beta_slow, strict=True)
 
-    def pair_turning(rotations: float) -> float:
+    def pair_turning(rotations: float, name: str) -> float:
         # the (fractional) pair index that turns `rotations` times in L
         turns = original_context / (rotations * 2 * math.pi)
+        if not 0 < turns < math.inf:
+            raise ValueError(
+                f"{name} must make original_context / (2 pi {name}) a positive "
+                f"finite float64, got {name}={rotations:g} "
+                f"(original_context={original_context})"
+            )
         return d * math.log(turns) / (2 * math.log(base))
 
-    low = max(math.floor(pair_turning(beta_fast)), 0)
-    high = min(math.ceil(pair_turning(beta_slow)), d - 1)
+    low = max(math.floor(pair_turning(beta_fast, "beta_fast")), 0)
+    high = min(math.ceil(pair_turning(beta_slow, "beta_slow")), d - 1)
     if low == high:
         high += 0.001  # as the reference does, against a zero width
     ramp = np.clip((np.arange(d // 2) - low) / (high - low), 0.0, 1.0)
@@ -176,12 +237,6 @@ def _yarn(theta, d, base, factor, original_context, beta_fast, beta_slow):
 
 def _llama3(theta, factor, original_context, low_freq_factor, high_freq_factor):
     """Llama 3.1's frequencies (see :func:`scaled_frequencies`)."""
-    low_freq_factor = check_minimum(
-        low_freq_factor, "low_freq_factor", 0.0, strict=True
-    )
-    high_freq_factor = check_minimum(
-        high_freq_factor, "high_freq_factor", low_freq_factor, strict=True
-    )
     wavelength = 2 * math.pi / theta
     smooth = (original_context / wavelength - low_freq_factor) / (
         high_freq_factor - low_freq_factor

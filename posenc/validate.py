@@ -114,11 +114,19 @@ def check_count(value: object, name: str, at_least: int = 1) -> int:
 
 
 def check_minimum(
-    value: object, name: str, minimum: float, *, strict: bool = False
+    value: object,
+    name: str,
+    minimum: float,
+    *,
+    strict: bool = False,
+    minimum_name: str | None = None,
 ) -> float:
     """``value`` as a float if it is a finite real number >= ``minimum``
-    (> with ``strict``), e.g. a scaling factor of at least 1."""
-    rule = f"a finite real number {'>' if strict else '>='} {minimum:g}"
+    (> with ``strict``), e.g. a scaling factor of at least 1. When the
+    minimum is another parameter, ``minimum_name`` names it in the rule
+    (``high must be a finite real number > low (4), got 1.0``)."""
+    bound = f"{minimum:g}" if minimum_name is None else f"{minimum_name} ({minimum:g})"
+    rule = f"a finite real number {'>' if strict else '>='} {bound}"
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise ValueError(f"{name} must be {rule}, got {value!r}")
     number = float(value)

@@ -275,7 +275,76 @@ def test_llama31_setting_keeps_fast_and_divides_slow_pairs():
         ),
         (
             {"method": "llama3", "original_context": 8192, "high_freq_factor": 1.0},
-            "high_freq_factor must be a finite real number > 1",
+            r"high_freq_factor must be a finite real number > low_freq_factor \(1\)",
+        ),
+        (
+            {
+                "method": "llama3",
+                "original_context": 8192,
+                "low_freq_factor": 4.0,
+                "high_freq_factor": 1.0,
+            },
+            r"high_freq_factor must be a finite real number > low_freq_factor "
+            r"\(4\), got 1.0",
+        ),
+        (
+            {"method": "yarn", "original_context": 4096, "beta_fast": 0.5},
+            r"beta_fast must be a finite real number > beta_slow \(1\), got 0.5",
+        ),
+        # parameters the method does not use are checked all the same
+        (
+            {"method": "linear", "factor": 2.0, "original_context": "junk"},
+            "original_context must be an integer >= 1",
+        ),
+        ({"method": "linear", "context": -1}, "context must be an integer >= 1"),
+        (
+            {"method": "ntk", "factor": 2.0, "beta_fast": -3.0},
+            "beta_fast must be a finite real number > beta_slow",
+        ),
+        ({"method": "none", "low_freq_factor": 0.0}, "low_freq_factor must be"),
+        ({"method": "none", "factor": 0.5}, "factor must be a finite real number >= 1"),
+        # float64 limits: ValueError, not OverflowError, naming the parameter
+        (
+            {"d": 128, "method": "ntk", "factor": 1e300},
+            "factor must keep the scaled base finite",
+        ),
+        (
+            {"d": 4, "method": "ntk", "factor": 1e200},  # ** overflows
+            "factor must keep the scaled base finite",
+        ),
+        (
+            {
+                "method": "dynamic",
+                "factor": 1e300,
+                "original_context": 1,
+                "context": 2**53,
+            },
+            "factor and context must keep the scaled base finite",
+        ),
+        (
+            {"method": "dynamic", "original_context": 4096, "context": 10**400},
+            r"context must be an integer from 1 to 2\*\*53, got 1000",
+        ),
+        (
+            {"method": "dynamic", "original_context": 10**400, "context": 9000},
+            r"original_context must be an integer from 1 to 2\*\*53",
+        ),
+        (
+            {"method": "yarn", "original_context": 10**400},
+            r"original_context must be an integer from 1 to 2\*\*53",
+        ),
+        (
+            {"method": "llama3", "original_context": 2**53 + 1},
+            r"original_context must be an integer from 1 to 2\*\*53",
+        ),
+        (
+            {"method": "yarn", "original_context": 4096, "beta_slow": 1e-320},
+            r"beta_slow must make original_context / \(2 pi beta_slow\) a "
+            "positive finite",
+        ),
+        (
+            {"method": "yarn", "original_context": 4096, "beta_fast": 1e308},
+            r"beta_fast must make original_context / \(2 pi beta_fast\)",
         ),
         (
             {"method": "llama3", "original_context": 8192, "low_freq_factor": -1.0},
@@ -296,6 +365,30 @@ def test_bad_input_names_the_parameter(kwargs, message):
     kwargs = {"d": 64, **kwargs}
     with pytest.raises(ValueError, match=message):
         posenc.scaled_frequencies(**kwargs)
+
+
+def test_parameters_a_method_does_not_use_are_ignored():
+    plain = posenc.frequencies(64, 1e4)
+    theta, attention = posenc.scaled_frequencies(
+        64, 1e4, "none", 5.0, original_context=4096, context=9000, beta_fast=64.0
+    )
+    np.testing.assert_array_equal(theta, plain)
+    assert attention == 1.0
+    linear, _ = posenc.scaled_frequencies(
+        64, 1e4, "linear", 4.0, original_context=4096, low_freq_factor=2.0
+    )
+    np.testing.assert_array_equal(linear, plain / 4.0)
+    ntk, _ = posenc.scaled_frequencies(64, 1e4, "ntk", 4.0, context=2**53)
+    np.testing.assert_array_equal(
+        ntk, posenc.scaled_frequencies(64, 1e4, "ntk", 4.0)[0]
+    )
+
+
+def test_largest_context_is_accepted():
+    theta, _ = posenc.scaled_frequencies(
+        128, 5e5, "llama3", 8.0, original_context=2**53
+    )
+    assert np.all(np.isfinite(theta)) and np.all(theta > 0)
 
 
 @pytest.mark.parametrize(
