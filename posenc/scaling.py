@@ -425,10 +425,17 @@ def to_bfloat16(values: ArrayLike) -> NDArray[np.float64]:
     bfloat16 keeps float32's exponent and 8 significant bits, so its unit
     roundoff is :math:`2^{-8}`: integers are exact up to 256, and from
     :math:`2^e` to :math:`2^{e+1}` the spacing is :math:`2^{e-7}` (128 from
-    16384, 256 from 32768). The values are first rounded to float32, which
-    is exact for integers up to :math:`2^{24}` and for float32 input.
+    16384, 256 from 32768). Each value is rounded once, from float64, to
+    the nearest multiple of its spacing (:math:`2^{-133}` below
+    :math:`2^{-126}`, bfloat16's subnormals); magnitudes that round to
+    :math:`2^{128}` or more become infinite, as in bfloat16. (Rounding to
+    float32 first and then to bfloat16 would round twice, and could land
+    one bfloat16 unit off: :math:`1 + 2^{-8} + 2^{-30}` would become 1.)
     """
-    single = np.asarray(check_finite(values, "values"), dtype=np.float32)
-    bits = single.view(np.uint32).astype(np.uint64)
-    rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16 << 16
-    return rounded.astype(np.uint32).view(np.float32).astype(np.float64)
+    array = check_finite(values, "values")
+    _, exponent = np.frexp(array)  # |x| = f 2^exponent with 0.5 <= f < 1
+    spacing = np.ldexp(1.0, np.maximum(exponent - 1, -126) - 7)
+    # x / spacing and the product are exact (powers of two); rint is exact
+    # and rounds ties to even
+    rounded = np.rint(array / spacing) * spacing
+    return np.where(np.abs(rounded) >= 2.0**128, np.copysign(np.inf, array), rounded)

@@ -536,6 +536,39 @@ def test_bfloat16_matches_exact_rounding():
     np.testing.assert_array_equal(rounded, expected)
 
 
+def test_bfloat16_rounds_float64_once():
+    # float64 values that float32 cannot hold: rounding to float32 first
+    # would round twice (1 + 2^-8 + 2^-30 to 1 + 2^-8, a tie, then to 1)
+    assert scaling.to_bfloat16([1 + 2.0**-8 + 2.0**-30])[0] == 1 + 2.0**-7
+    assert scaling.to_bfloat16([1 + 2.0**-8])[0] == 1.0  # a true tie: to even
+    rng = np.random.default_rng(12)
+    values = np.concatenate(
+        [
+            rng.uniform(-1e6, 1e6, 2000),
+            # just above and below ties, closer than float32 can resolve
+            (1 + (2 * rng.integers(0, 128, 500) + 1) * 2.0**-8)
+            * (1 + rng.choice([-1, 1], 500) * 2.0**-40)
+            * 2.0 ** rng.integers(-100, 100, 500),
+        ]
+    )
+    rounded = scaling.to_bfloat16(values)
+    expected = [exact_bfloat16(v) for v in values]
+    np.testing.assert_array_equal(rounded, expected)
+
+
+def test_bfloat16_subnormals_and_overflow():
+    tiny = 2.0**-133  # the smallest bfloat16 subnormal
+    values = [tiny / 2, 3 * tiny / 2, 1.4 * tiny, 2.0**-127, -(2.0**-126)]
+    expected = [0.0, 2 * tiny, tiny, 2.0**-127, -(2.0**-126)]
+    np.testing.assert_array_equal(scaling.to_bfloat16(values), expected)
+    largest = (2 - 2.0**-7) * 2.0**127
+    below_tie = largest + 2.0**119 * (1 - 2.0**-20)
+    np.testing.assert_array_equal(
+        scaling.to_bfloat16([largest, below_tie, largest + 2.0**119, -1e39]),
+        [largest, largest, np.inf, -np.inf],
+    )
+
+
 def test_bfloat16_spacing_of_positions():
     positions = np.arange(70_000.0)
     rounded = scaling.to_bfloat16(positions)
