@@ -600,6 +600,20 @@ def test_alias_threshold_is_pi_d_over_ln_base_and_twice_the_nyquist_offset():
             assert abs(gap - first) < 2 * math.log(base) ** 3 / d**2
 
 
+def test_nyquist_gap_is_below_the_transition_width_once_the_threshold_passes_11_7():
+    # 2 Delta* - Delta_1 against sqrt(Delta_1): both depend on Delta_1 alone,
+    # the gap falls and the root rises, and they meet at Delta_1 = 11.71.
+    def gap(d, base):
+        return 2 * core.aliasing_offset(d, base) - core.alias_threshold(d, base)
+
+    for d in [64, 96, 128, 512, 4096]:
+        for base in np.geomspace(1.5, 1e6, 41):
+            assert gap(d, base) < math.sqrt(core.alias_threshold(d, base))
+    assert core.alias_threshold(64, 1e6) > 11.71 > core.alias_threshold(32, 1e4)
+    for d, base in [(32, 1e4), (32, 1e6), (16, 1e4)]:
+        assert gap(d, base) > math.sqrt(core.alias_threshold(d, base))
+
+
 def reference_sum_error(delta: float, d: int, base: float) -> float:
     """g/(d/2) - I - (cos delta - cos(delta/base))/d, the sum written out and
     the integral from mpmath at 40 digits."""
