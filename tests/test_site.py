@@ -257,12 +257,36 @@ PAGE_WIDTH = """() => ({
 })"""
 
 
+#: JavaScript: every inline formula (span.math) wider than its box, after
+#: the display equations' call opened the dropdowns: its start, the width of
+#: its typeset maths, the box's width, whether the box scrolls over all of
+#: it, the height of the scrollbar it draws, and whether it is faded.
+WIDE_INLINE_MATHS = """() => [...document.querySelectorAll("span.math")]
+.flatMap(box => {
+  const maths = box.querySelector("mjx-math");
+  if (!maths) return [];
+  const style = getComputedStyle(box);
+  const width = maths.getBoundingClientRect().width;
+  if (width <= box.clientWidth + 0.5) return [];
+  return [{
+    name: box.textContent.trim().slice(0, 40),
+    width: width,
+    room: box.clientWidth,
+    scrolls: ["auto", "scroll"].includes(style.overflowX)
+      && box.scrollWidth + 1 >= width,
+    scrollbar: box.offsetHeight - box.clientHeight,
+    faded: (style.maskImage || style.webkitMaskImage || "none") !== "none",
+  }];
+})"""
+
+
 @dataclass
 class Layout:
     """How one page is laid out at one size (dropdowns opened)."""
 
     equations: list[dict]
     width: dict
+    inline: list[dict] = field(default_factory=list)
 
 
 @pytest.fixture(scope="session")
@@ -278,7 +302,10 @@ def layouts(browser, base_url):
             load(page, base_url + path)
             page.evaluate(sitetools.WAIT_FOR_MATHS)
             equations = page.evaluate(sitetools.DISPLAY_EQUATIONS, True)
-            done[path, size] = Layout(equations, page.evaluate(PAGE_WIDTH))
+            width = page.evaluate(PAGE_WIDTH)
+            done[path, size] = Layout(
+                equations, width, page.evaluate(WIDE_INLINE_MATHS)
+            )
             page.context.close()
         return done[path, size]
 
@@ -318,6 +345,21 @@ def test_display_equations_are_not_clipped_on_a_phone(layouts, path):
         e
         for e in layouts(path, "phone").equations
         if not fits(e) and not (e["scrolls"] and e["scrollbar"] >= 3 and e["faded"])
+    ]
+    assert clipped == [], described(clipped)
+
+
+@pytest.mark.parametrize("size", ["phone", "projector"])
+@pytest.mark.parametrize("path", PAGES)
+def test_inline_formulas_are_not_clipped(layouts, path, size):
+    """An inline formula wider than the column scrolls, with a scrollbar and
+    faded edges as a display equation's: the theme cut it off at the column's
+    edge (span.math: overflow hidden), some fifty of them on a phone, one at
+    819 px (_ext/static/posenc-widths.css)."""
+    clipped = [
+        e
+        for e in layouts(path, size).inline
+        if not (e["scrolls"] and e["scrollbar"] >= 3 and e["faded"])
     ]
     assert clipped == [], described(clipped)
 

@@ -1,19 +1,20 @@
-/* Display equations that scroll sideways (see posenc-widths.css): mark the
- * edges an equation continues past, so that the style sheet fades them.
+/* Equations that scroll sideways (see posenc-widths.css), display and
+ * inline: mark the edges an equation continues past, so that the style
+ * sheet fades them.
  * Runs once MathJax has typeset the page, and again whenever an
  * equation's box is scrolled or changes size (a dropdown opened, the
  * window resized). */
 (() => {
   const mark = (box) => {
     const hidden = box.scrollWidth - box.clientWidth;
-    box.classList.toggle("posenc-more-left", box.scrollLeft > 1);
-    box.classList.toggle("posenc-more-right", box.scrollLeft < hidden - 1);
+    box.classList.toggle("posenc-more-left", box.scrollLeft > 0.5);
+    box.classList.toggle("posenc-more-right", box.scrollLeft < hidden - 0.5);
   };
   const watch = () => {
     const resized = new ResizeObserver((entries) =>
       entries.forEach((entry) => mark(entry.target)),
     );
-    document.querySelectorAll("div.math > mjx-container").forEach((box) => {
+    document.querySelectorAll("div.math > mjx-container, span.math").forEach((box) => {
       mark(box);
       box.addEventListener("scroll", () => mark(box), { passive: true });
       resized.observe(box);
