@@ -12,7 +12,7 @@ shown at least 20 px / 13.9 px times their design width (their 10 pt text
 at 20 px), and nothing runs off the slide. A player on a slide, moved with
 the keyboard, shows another frame. The console stays free of errors.
 
-Cost: one browser, six decks, about 70 s of one core on a loaded machine.
+Cost: one browser, seven decks, 60 to 90 s of one core on a loaded machine.
 """
 
 from __future__ import annotations
