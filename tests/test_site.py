@@ -280,6 +280,27 @@ WIDE_INLINE_MATHS = """() => [...document.querySelectorAll("span.math")]
 })"""
 
 
+#: JavaScript: every table wider than its box: its first header cell, its
+#: width and number of columns, the box's width, whether the box scrolls
+#: over all of it, and whether it is faded at its right edge.
+WIDE_TABLES = """() => [...document.querySelectorAll(".bd-article table")]
+.flatMap(table => {
+  const box = table.parentElement;
+  const style = getComputedStyle(box);
+  const width = table.getBoundingClientRect().width;
+  if (width <= box.clientWidth + 0.5) return [];
+  return [{
+    name: (table.querySelector("th, td") || table).textContent.trim(),
+    columns: Math.max(...[...table.rows].map(row => row.cells.length)),
+    width: width,
+    room: box.clientWidth,
+    scrolls: ["auto", "scroll"].includes(style.overflowX)
+      && box.scrollWidth + 1 >= width,
+    faded: (style.maskImage || style.webkitMaskImage || "none") !== "none",
+  }];
+})"""
+
+
 @dataclass
 class Layout:
     """How one page is laid out at one size (dropdowns opened)."""
@@ -287,6 +308,7 @@ class Layout:
     equations: list[dict]
     width: dict
     inline: list[dict] = field(default_factory=list)
+    tables: list[dict] = field(default_factory=list)
 
 
 @pytest.fixture(scope="session")
@@ -304,7 +326,10 @@ def layouts(browser, base_url):
             equations = page.evaluate(sitetools.DISPLAY_EQUATIONS, True)
             width = page.evaluate(PAGE_WIDTH)
             done[path, size] = Layout(
-                equations, width, page.evaluate(WIDE_INLINE_MATHS)
+                equations,
+                width,
+                page.evaluate(WIDE_INLINE_MATHS),
+                page.evaluate(WIDE_TABLES),
             )
             page.context.close()
         return done[path, size]
@@ -362,6 +387,18 @@ def test_inline_formulas_are_not_clipped(layouts, path, size):
         if not (e["scrolls"] and e["scrollbar"] >= 3 and e["faded"])
     ]
     assert clipped == [], described(clipped)
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_tables_fit_or_show_that_they_scroll_on_a_phone(layouts, path):
+    """At 390 px a table of two columns (the notation: a symbol and its
+    meaning) fits the column, each row a block; a wider table scrolls and
+    fades out at the edge it continues past, on every row, since its
+    scrollbar is at its foot, often a screen below (posenc-widths.css). The
+    notation table was 613 px wide in 358, its scrollbar 7 screens down."""
+    tables = layouts(path, "phone").tables
+    bad = [t for t in tables if t["columns"] <= 2 or not (t["scrolls"] and t["faded"])]
+    assert bad == [], bad
 
 
 @pytest.mark.parametrize("path", PAGES)

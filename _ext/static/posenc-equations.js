@@ -1,8 +1,7 @@
-/* Equations that scroll sideways (see posenc-widths.css), display and
- * inline: mark the edges an equation continues past, so that the style
- * sheet fades them.
- * Runs once MathJax has typeset the page, and again whenever an
- * equation's box is scrolled or changes size (a dropdown opened, the
+/* Equations (display and inline) and tables that scroll sideways (see
+ * posenc-widths.css): mark the edges one continues past, so that the style
+ * sheet fades them. Runs once MathJax has typeset the page, and again
+ * whenever a box is scrolled or changes size (a dropdown opened, the
  * window resized). */
 (() => {
   const mark = (box) => {
@@ -14,11 +13,15 @@
     const resized = new ResizeObserver((entries) =>
       entries.forEach((entry) => mark(entry.target)),
     );
-    document.querySelectorAll("div.math > mjx-container, span.math").forEach((box) => {
-      mark(box);
-      box.addEventListener("scroll", () => mark(box), { passive: true });
-      resized.observe(box);
-    });
+    document
+      .querySelectorAll(
+        "div.math > mjx-container, span.math, .pst-scrollable-table-container",
+      )
+      .forEach((box) => {
+        mark(box);
+        box.addEventListener("scroll", () => mark(box), { passive: true });
+        resized.observe(box);
+      });
   };
   window.addEventListener("load", () => {
     const mathjax = window.MathJax;
