@@ -270,6 +270,7 @@ WIDE_INLINE_MATHS = """() => [...document.querySelectorAll("span.math")]
   if (width <= box.clientWidth + 0.5) return [];
   return [{
     name: box.textContent.trim().slice(0, 40),
+    heading: Boolean(box.closest("h1, h2, h3, h4")),
     width: width,
     room: box.clientWidth,
     scrolls: ["auto", "scroll"].includes(style.overflowX)
@@ -387,6 +388,9 @@ def test_inline_formulas_are_not_clipped(layouts, path, size):
         if not (e["scrolls"] and e["scrollbar"] >= 3 and e["faded"])
     ]
     assert clipped == [], described(clipped)
+    # a title's formula fits: a title that scrolls reads badly
+    titles = [e for e in layouts(path, size).inline if e["heading"]]
+    assert titles == [], described(titles)
 
 
 @pytest.mark.parametrize("path", PAGES)
