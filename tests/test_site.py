@@ -413,6 +413,22 @@ def test_no_page_scrolls_sideways_on_a_phone(layouts, path):
     assert width == {"inner": 390, "scroll": 390, "zoom": 1}
 
 
+def test_previous_and_next_links_are_not_squeezed_on_a_phone(browser, base_url):
+    """At 390 px the links to the previous and next chapters each have a line
+    of their own (the theme gave each at most 45 % of one: chapter 9's long
+    title stood in a column 100 px wide, seven lines high). The test page is
+    the chapter before it."""
+    page = open_page(browser, base_url, Visit(), **SIZES["phone"])
+    load(page, base_url + "book/shift_is_rotation.html")
+    widths = page.evaluate(
+        """() => [...document.querySelectorAll(".prev-next-area a")].map(
+          link => link.getBoundingClientRect().width
+            / link.parentElement.getBoundingClientRect().width)"""
+    )
+    page.context.close()
+    assert len(widths) == 2 and min(widths) > 0.9, widths
+
+
 #: Equations shown whole at every size, with no scrolling: the cross term
 #: p_m^T H p_n of the Taylor expansion is the point of its chapter.
 WHOLE_AT_EVERY_SIZE = [("book/taylor_expansion.html", "equation-eq-taylor")]
