@@ -131,8 +131,9 @@ def scaled_frequencies(
     ``original_context``; ``"yarn"`` and ``"llama3"``:
     ``original_context``), a context that is not an integer from 1 to
     :math:`2^{53}`, ``d`` odd or below 2 (below 4 for the NTK methods),
-    ``base <= 1``, ``beta_slow <= 0``, ``beta_fast <= beta_slow``, betas
-    so extreme that :math:`L_0/(2\pi\beta)` is 0 or infinite in float64,
+    ``base <= 1``, ``beta_slow <= 0``, ``beta_fast <= beta_slow``, for
+    ``"yarn"`` alone (the only method that uses them) betas so extreme
+    that :math:`L_0/(2\pi\beta)` is 0 or infinite in float64,
     ``low_freq_factor <= 0``, ``high_freq_factor <= low_freq_factor``, and
     a factor (with ``"dynamic"``: a factor and context) that makes the
     scaled base of the NTK methods overflow. Derived in the chapter "How
@@ -238,13 +239,17 @@ def _yarn(theta, d, base, factor, original_context, beta_fast, beta_slow):
 def _llama3(theta, factor, original_context, low_freq_factor, high_freq_factor):
     """Llama 3.1's frequencies (see :func:`scaled_frequencies`)."""
     wavelength = 2 * math.pi / theta
-    smooth = (original_context / wavelength - low_freq_factor) / (
-        high_freq_factor - low_freq_factor
-    )
-    blended = (1 - smooth) * theta / factor + smooth * theta
     slow = wavelength > original_context / low_freq_factor
     fast = wavelength < original_context / high_freq_factor
-    scaled = np.where(slow, theta / factor, np.where(fast, theta, blended))
+    scaled = np.where(slow, theta / factor, theta)
+    # the blend only where it is used: elsewhere, with extreme frequency
+    # factors, its weights can overflow
+    middle = ~slow & ~fast
+    smooth = (original_context / wavelength[middle] - low_freq_factor) / (
+        high_freq_factor - low_freq_factor
+    )
+    blended = (1 - smooth) * theta[middle] / factor + smooth * theta[middle]
+    scaled[middle] = blended
     return scaled, 1.0
 
 

@@ -384,6 +384,31 @@ def test_parameters_a_method_does_not_use_are_ignored():
     )
 
 
+def test_betas_are_range_checked_only_for_yarn():
+    # every method checks beta_slow > 0; only "yarn", which uses the
+    # betas, also rejects one that makes L0 / (2 pi beta) infinite
+    for method in ("ntk", "llama3"):
+        theta, _ = posenc.scaled_frequencies(
+            64, 1e4, method, 2.0, original_context=4096, beta_slow=1e-320
+        )
+        assert np.all(np.isfinite(theta))
+
+
+def test_llama3_extreme_frequency_factors_keep_every_pair_quietly():
+    # L0 / factor is infinite for both factors: every pair is "fast" and
+    # kept, and the unused blend must not overflow (warnings are errors)
+    theta, _ = posenc.scaled_frequencies(
+        64,
+        1e4,
+        "llama3",
+        2.0,
+        original_context=4096,
+        low_freq_factor=1e-320,
+        high_freq_factor=2e-320,
+    )
+    np.testing.assert_array_equal(theta, posenc.frequencies(64, 1e4))
+
+
 def test_largest_context_is_accepted():
     theta, _ = posenc.scaled_frequencies(
         128, 5e5, "llama3", 8.0, original_context=2**53
