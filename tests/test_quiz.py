@@ -76,13 +76,9 @@ def pages_with_questions(site: Path) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = sitetools.launch(playwright)
-        yield chromium
-        chromium.close()
+def browser(chromium):
+    """The process's one Chromium (tests/conftest.py)."""
+    return chromium
 
 
 def open_offline(browser, url: str, base: str):

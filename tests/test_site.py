@@ -121,13 +121,9 @@ def base_url(site):
 
 
 @pytest.fixture(scope="session")
-def browser(base_url):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = sitetools.launch(playwright)
-        yield chromium
-        chromium.close()
+def browser(base_url, chromium):
+    """The process's one Chromium (tests/conftest.py), once the site is served."""
+    return chromium
 
 
 @dataclass

@@ -115,15 +115,12 @@ def test_slide_comments_parse():
 
 
 @pytest.fixture(scope="module")
-def browser():
+def browser(chromium):
+    """The process's one Chromium (tests/conftest.py) and the served site."""
     if not (SITE / "index.html").exists():
         pytest.fail(f"no built site at {SITE}: build the book first: make book")
-    from playwright.sync_api import sync_playwright
-
-    with sitetools.serve(SITE) as url, sync_playwright() as playwright:
-        chromium = sitetools.launch(playwright)
+    with sitetools.serve(SITE) as url:
         yield chromium, url
-        chromium.close()
 
 
 def open_deck(browser, name: str):
