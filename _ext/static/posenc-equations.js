@@ -8,6 +8,15 @@
     const hidden = box.scrollWidth - box.clientWidth;
     box.classList.toggle("posenc-more-left", box.scrollLeft > 0.5);
     box.classList.toggle("posenc-more-right", box.scrollLeft < hidden - 0.5);
+    if (box.matches("span.math")) {
+      // Chromium makes a scroll box with nothing focusable inside a tab
+      // stop: an option button of a quiz, whose formulas are taken out of
+      // the tab order (posenc-quiz.js), had one stop per formula inside it.
+      // A formula there is never a stop; elsewhere one cut at its line's
+      // end is, to be scrolled with the arrow keys.
+      const stop = hidden > 0.5 && !box.closest("button");
+      box.tabIndex = stop ? 0 : -1;
+    }
   };
   const watch = () => {
     const resized = new ResizeObserver((entries) =>
