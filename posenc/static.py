@@ -58,8 +58,9 @@ FRAMES_DIR = "explorers"
 
 #: Shown under a player whose sliders work (revealed by the script).
 NOTE_LIVE = (
-    "The sliders step through figures computed when the book was built; in "
-    "this chapter's notebook (make lab) they recompute live."
+    "The sliders step through figures computed when the book was built; run "
+    "this chapter as a notebook (Running it yourself, in the introduction) "
+    "and they recompute live."
 )
 #: Shown under a player without JavaScript, and in print: ``{values}`` is
 #: replaced by the values the figure shows.

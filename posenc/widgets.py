@@ -518,7 +518,7 @@ class _OffsetExplorer(Explorer):
 
 
 def _range_choice(options: tuple[int, ...], default: int) -> Choice:
-    return Choice("delta_max", "Δ up to", options, default, format=lambda v: f"{v:,}")
+    return Choice("delta_max", "largest Δ", options, default, format=lambda v: f"{v:,}")
 
 
 class DecayExplorer(_OffsetExplorer):

@@ -95,6 +95,29 @@ CONTRAST = """element => {
 }"""
 
 
+#: The parts of a figure caption, each with its own colour: number, text,
+#: maths, and the values a player shows.
+CAPTION_PARTS = (
+    "figcaption",
+    "figcaption .caption-number",
+    "figcaption .caption-text",
+    "figcaption mjx-container",
+    "figcaption .posenc-caption-values",
+)
+#: JavaScript: the first caption's colour, and the contrast of each part of
+#: each caption, with the page in the theme's mode ``scheme`` (set as the
+#: theme's button sets it).
+CAPTIONS = f"""([scheme, parts]) => {{
+  document.documentElement.dataset.theme = scheme;
+  const first = document.querySelector("figcaption");
+  return [
+    first ? getComputedStyle(first).color : null,
+    parts.flatMap(part => [...document.querySelectorAll(part)]
+      .map(element => [part, ({CONTRAST})(element)])),
+  ];
+}}"""
+
+
 def screenshot(target, page: str, suffix: str = "", **options) -> None:
     """Save a screenshot of ``target`` (a page or an element) if asked for."""
     if SCREENSHOTS is None:
@@ -136,6 +159,9 @@ class Visit:
     typeset_ms: float | None = None
     raw_tex: list[str] = field(default_factory=list)
     broken_images: list[str] = field(default_factory=list)
+    #: In each of the theme's modes: the colour of the first caption, and
+    #: (part, contrast) for each part of each figure caption (CAPTIONS).
+    captions: dict[str, tuple[str, list]] = field(default_factory=dict)
 
 
 def open_page(browser, base_url: str, visit: Visit, **context_options):
@@ -167,23 +193,12 @@ def load(page, url: str) -> None:
 
 
 @pytest.fixture(scope="session")
-def visits(browser, base_url):
-    """Each page loaded once (JavaScript on), checked, and photographed."""
-    done: dict[str, Visit] = {}
+def visits(layouts):
+    """Each page loaded once (JavaScript on), checked, and photographed: the
+    load that lays it out on a desktop (one load fewer per page)."""
 
     def visit(path: str) -> Visit:
-        if path not in done:
-            record = done[path] = Visit()
-            page = open_page(browser, base_url, record)
-            load(page, base_url + path)
-            record.has_maths = page.locator(".math").count() > 0
-            record.typeset_ms = page.evaluate(sitetools.WAIT_FOR_MATHS)
-            record.raw_tex = page.evaluate(FIND_RAW_TEX, list(RAW_TEX))
-            record.broken_images = page.evaluate(BROKEN_IMAGES)
-            page.wait_for_load_state("networkidle")
-            screenshot(page, path, full_page=True)
-            page.context.close()
-        return done[path]
+        return layouts.visit(path)
 
     return visit
 
@@ -215,6 +230,24 @@ def test_images_load(visits, path):
     assert visits(path).broken_images == []
 
 
+@pytest.mark.parametrize("path", PAGES)
+def test_captions_read_well_in_both_modes(visits, path):
+    """Every part of every figure caption has a contrast of at least 4.5
+    (WCAG AA) on what is behind it, in the theme's light and dark modes (the
+    page switched between them as the theme's button does)."""
+    captions = visits(path).captions
+    if captions["light"][0] is None:
+        return  # no figure
+    assert captions["light"][0] != captions["dark"][0], "dark mode changed nothing"
+    low = [
+        (scheme, part, round(ratio, 2))
+        for scheme, (_, parts) in captions.items()
+        for part, ratio in parts
+        if ratio < 4.5
+    ]
+    assert low == []
+
+
 @pytest.mark.parametrize("path", REDIRECTS)
 def test_redirect_leads_to_a_page(browser, base_url, path):
     visit = Visit()
@@ -237,6 +270,7 @@ SIZES = {
         "viewport": {"width": 390, "height": 844},
         "is_mobile": True,
         "has_touch": True,
+        "color_scheme": "dark",  # a phone at night (the theme follows it)
     },
     "projector": {
         "viewport": {"width": 819, "height": 614},
@@ -306,6 +340,7 @@ class Layout:
     width: dict
     inline: list[dict] = field(default_factory=list)
     tables: list[dict] = field(default_factory=list)
+    theme: str = ""  # the theme's mode (light or dark)
 
 
 @pytest.fixture(scope="session")
@@ -314,12 +349,29 @@ def layouts(browser, base_url):
     scrollbars as a reader's does (Playwright's headless default hides them)."""
     chromium = sitetools.launch(browser.browser_type, scrollbars=True)
     done: dict[tuple[str, str], Layout] = {}
+    visited: dict[str, Visit] = {}
 
     def layout(path: str, size: str) -> Layout:
         if (path, size) not in done:
-            page = open_page(chromium, base_url, Visit(), **SIZES[size])
+            record = Visit()
+            page = open_page(chromium, base_url, record, **SIZES[size])
             load(page, base_url + path)
-            page.evaluate(sitetools.WAIT_FOR_MATHS)
+            typeset_ms = page.evaluate(sitetools.WAIT_FOR_MATHS)
+            if size == "desktop":
+                # the page as a reader first sees it, before dropdowns open
+                visited[path] = record
+                record.has_maths = page.locator(".math").count() > 0
+                record.typeset_ms = typeset_ms
+                record.raw_tex = page.evaluate(FIND_RAW_TEX, list(RAW_TEX))
+                record.broken_images = page.evaluate(BROKEN_IMAGES)
+                theme = page.evaluate("document.documentElement.dataset.theme")
+                for scheme in ("dark", "light"):
+                    record.captions[scheme] = page.evaluate(
+                        CAPTIONS, [scheme, list(CAPTION_PARTS)]
+                    )
+                assert theme == "light"  # as the reader's system: back to it
+                page.wait_for_load_state("networkidle")
+                screenshot(page, path, full_page=True)
             equations = page.evaluate(sitetools.DISPLAY_EQUATIONS, True)
             width = page.evaluate(PAGE_WIDTH)
             done[path, size] = Layout(
@@ -327,10 +379,16 @@ def layouts(browser, base_url):
                 width,
                 page.evaluate(WIDE_INLINE_MATHS),
                 page.evaluate(WIDE_TABLES),
+                page.evaluate("document.documentElement.dataset.theme"),
             )
             page.context.close()
         return done[path, size]
 
+    def visit(path: str) -> Visit:
+        layout(path, "desktop")
+        return visited[path]
+
+    layout.visit = visit
     yield layout
     chromium.close()
 
@@ -401,6 +459,12 @@ def test_tables_fit_or_show_that_they_scroll_on_a_phone(layouts, path):
     assert bad == [], bad
 
 
+def test_the_theme_follows_the_readers_system(layouts):
+    """Dark on a phone set to dark mode, light on a desktop set to light."""
+    assert layouts("book/intro.html", "phone").theme == "dark"
+    assert layouts("book/intro.html", "desktop").theme == "light"
+
+
 @pytest.mark.parametrize("path", PAGES)
 def test_no_page_scrolls_sideways_on_a_phone(layouts, path):
     """Nothing makes a page wider than a phone's 390 px (which would also
@@ -450,6 +514,7 @@ class Page(HTMLParser):
         self.links: list[tuple[str, set[str]]] = []  # href, classes of the <a>
         self.resources: list[str] = []  # src/href the browser fetches itself
         self.players: list[dict] = []  # explorer name and its sliders' sizes
+        self.images = 0  # <img> elements (figures, player frames)
         self.caption_numbers: dict[str, str] = {}  # figure id -> "Fig. 1.1"
         self.other_numbers: dict[str, str] = {}  # exercise id -> "Exercise 1.1"
         self.equation_numbers: dict[str, str] = {}  # equation id -> "(1.1)"
@@ -468,6 +533,8 @@ class Page(HTMLParser):
             self.links.append((attrs["href"], classes))
         if tag in ("script", "img", "iframe", "source", "audio", "video"):
             self.resources.append(attrs.get("src", ""))
+        if tag == "img":
+            self.images += 1
         if tag == "link" and "alternate" not in attrs.get("rel", ""):
             self.resources.append(attrs.get("href", ""))
         if "posenc-player" in classes:

@@ -209,6 +209,19 @@ def test_no_option_repeats_its_sliders_label(explorer_class):
 
 
 @pytest.mark.parametrize("explorer_class", widgets.EXPLORERS, ids=lambda c: c.__name__)
+def test_no_label_holds_a_relation(explorer_class):
+    """A label names a quantity: "label = value" with a label that ends in a
+    relation read "Δ up to = 1,024" (now "largest Δ = 1,024")."""
+    relations = ("=", "<", ">", "≤", "≥", " up to", " to", " from", " at")
+    for choice in explorer_class.choices:
+        assert not [
+            r
+            for r in relations
+            if r in choice.label or choice.label.endswith(r.strip())
+        ], choice.label
+
+
+@pytest.mark.parametrize("explorer_class", widgets.EXPLORERS, ids=lambda c: c.__name__)
 def test_every_explorer_is_drawn_for_the_page(explorer_class):
     """No wider than the figure width, no text below the smallest size, at
     the first and the last option of every slider."""
