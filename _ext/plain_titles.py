@@ -7,7 +7,7 @@ the sidebar, but a title is also written as plain text: in the browser tab
 to the section. There the TeX source showed (``\\langle p_m, p_n\\rangle``).
 
 This extension gives those places a plain-text form of the title, with TeX
-turned into Unicode (``⟨p_m, p_n⟩ = g(m-n)``):
+turned into Unicode (``⟨pₘ, pₙ⟩ = g(m-n)``):
 
 * ``html-page-context``: the page's ``title`` (the tab) and ``pagetitle``
   (the theme's print heading);
@@ -54,11 +54,27 @@ SYMBOLS = {
 GROUPS = (
     (re.compile(r"\\(?:mathrm|text|mathit|operatorname)\{([^{}]*)\}"), r"\1"),
     (re.compile(r"\\sqrt\{([^{}]*)\}"), r"√\1"),
+    (re.compile(r"\\sqrt\s*([A-Za-z0-9])"), r"√\1"),
     (re.compile(r"\^\{([^{}]*)\}"), r"^(\1)"),
     (re.compile(r"_\{([^{}])\}"), r"_\1"),
     (re.compile(r"_\{([^{}]*)\}"), r"_(\1)"),
 )
 DELIMITERS = re.compile(r"\\\(|\\\)|\$")
+#: Unicode's subscript forms: a subscript made only of these is written with
+#: them ("Σᵢ cos(Δθᵢ)"); "Σ_i" read as "Σ i" in a link, whose underline hid
+#: the underscore. Others keep "_" ("p_(t+ℓ)": ℓ has no subscript form).
+SUBSCRIPT = str.maketrans(
+    "0123456789aehijklmnoprstuvx+-=()", "₀₁₂₃₄₅₆₇₈₉ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ₊₋₌₍₎"
+)
+SUBSCRIPTS = re.compile(r"_(\(([^()]*)\)|[^\s(])")
+
+
+def _subscript(match: re.Match) -> str:
+    body = match.group(2) if match.group(2) is not None else match.group(1)
+    lowered = body.translate(SUBSCRIPT)
+    if any(a == b for a, b in zip(body, lowered, strict=True)):
+        return match.group(0)  # a character with no subscript form
+    return lowered
 
 
 def plain(text: str) -> str:
@@ -70,7 +86,7 @@ def plain(text: str) -> str:
         end = r"(?![A-Za-z])" if command[1:].isalpha() else ""
         text = re.sub(re.escape(command) + end, SYMBOLS[command], text)
     text = text.replace("⟨ ", "⟨")
-    return text
+    return SUBSCRIPTS.sub(_subscript, text)
 
 
 def plain_page_title(app: Sphinx, pagename, templatename, context, doctree) -> None:
