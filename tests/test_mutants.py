@@ -290,8 +290,8 @@ MUTANTS = {
     ),
     "YaRN rounds its correction range instead of floor and ceil": Mutant(
         "scaling.py",
-        "low = max(math.floor(pair_turning(beta_fast)), 0)",
-        "low = max(round(pair_turning(beta_fast)), 0)",
+        'low = max(math.floor(pair_turning(beta_fast, "beta_fast")), 0)',
+        'low = max(round(pair_turning(beta_fast, "beta_fast")), 0)',
     ),
     "YaRN attention factor with log10": Mutant(
         "scaling.py",
@@ -325,8 +325,8 @@ MUTANTS = {
     ),
     "bfloat16 truncates instead of rounding": Mutant(
         "scaling.py",
-        "rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16 << 16",
-        "rounded = bits >> 16 << 16",
+        "rounded = np.rint(array / spacing) * spacing",
+        "rounded = np.trunc(array / spacing) * spacing",
     ),
     "mixed pairing not mixed": Mutant(
         "experiments.py",
