@@ -35,6 +35,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 import chapter_notebooks  # noqa: E402  (scripts/chapter_notebooks.py)
 import sitetools  # noqa: E402  (scripts/sitetools.py)
+import test_quiz  # noqa: E402  (its checks of a page's questions)
 
 SITE = sitetools.site_dir()
 SHOTS = os.environ.get("POSENC_SCREENSHOTS")
@@ -162,6 +163,9 @@ class Visit:
     #: In each of the theme's modes: the colour of the first caption, and
     #: (part, contrast) for each part of each figure caption (CAPTIONS).
     captions: dict[str, tuple[str, list]] = field(default_factory=dict)
+    #: "Check your understanding" pressed as tests/test_quiz.py says: None
+    #: (no questions), "" (all gave the right feedback) or the failure.
+    quiz: str | None = None
 
 
 def open_page(browser, base_url: str, visit: Visit, **context_options):
@@ -246,6 +250,20 @@ def test_captions_read_well_in_both_modes(visits, path):
         if ratio < 4.5
     ]
     assert low == []
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_questions_give_feedback(visits, path):
+    """Every question of the page, in the load of its desktop layout: a
+    wrong option says "Not quite" and why, the right one "Right" and why,
+    and the keyboard alone answers one (tests/test_quiz.py's checks; that
+    module checks the student edition and the questions' sources)."""
+    visit = visits(path)
+    if visit.quiz is not None:
+        assert visit.quiz == ""
+    chapter = path.removeprefix("book/").removesuffix(".html")
+    if chapter in {p.stem for p in test_quiz.CHAPTERS}:
+        assert visit.quiz is not None, "a chapter without its questions"
 
 
 @pytest.mark.parametrize("path", REDIRECTS)
@@ -381,6 +399,15 @@ def layouts(browser, base_url):
                 page.evaluate(WIDE_TABLES),
                 page.evaluate("document.documentElement.dataset.theme"),
             )
+            if size == "desktop" and page.locator(".posenc-quiz").count():
+                # the questions, answered last (it changes the page)
+                try:
+                    test_quiz.check_unanswered(page)
+                    test_quiz.check_keyboard(page)
+                    test_quiz.check_feedback(page)
+                    record.quiz = ""
+                except AssertionError as error:
+                    record.quiz = f"{error!r}"
             page.context.close()
         return done[path, size]
 
