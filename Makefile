@@ -19,19 +19,22 @@ LINTED := posenc tests benchmarks _ext scripts conftest.py
 # The chapters as plain notebooks, generated for nbval by `make chapter`
 # (never committed).
 NOTEBOOKS := _build/notebooks
-# Tests on every core; the tests of a module stay together on one worker.
-XDIST := -n $(or $(JOBS),auto) --dist loadscope
+# Tests on every core, in scopes (tests/conftest.py): the browser tests of
+# one page together, every other test with its module; in collection order,
+# so the longest test (test_bundle's fresh venv) starts first.
+XDIST := -n $(or $(JOBS),auto) --dist loadscope --no-loadscope-reorder
 # Where `make pdf` builds the one-page book: $(PDF_ROOT)/_build/singlehtml.
 PDF_ROOT ?= .
 
 .PHONY: book student homework test mutants chapter site-test bundle-test pdf lab bench lock clean
 
-# The virtual environment, rebuilt whenever the pins change.
+# The virtual environment, rebuilt whenever the pins change. uv (pinned in
+# the lock) installs the pins: 4 to 9 s, where pip took 90 s.
 $(INSTALLED): requirements.txt pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 is required, found " + sys.version.split()[0])'
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade "pip>=24"
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check "$$(grep -E '^uv==' requirements.txt)"
+	$(BIN)/uv pip install --quiet --python $(BIN)/python -r requirements.txt
 	touch $@
 
 book: $(INSTALLED)

@@ -131,23 +131,9 @@ def screenshot(target, page: str, suffix: str = "", **options) -> None:
 # ------------------------------------------------------------ fixtures
 
 
-@pytest.fixture(scope="session")
-def site() -> Path:
-    if not BUILT:
-        pytest.fail(f"no built site at {SITE}: build the book first: make book")
-    return SITE
-
-
-@pytest.fixture(scope="session")
-def base_url(site):
-    with sitetools.serve(site) as url:
-        yield url
-
-
-@pytest.fixture(scope="session")
-def browser(base_url, chromium):
-    """The process's one Chromium (tests/conftest.py), once the site is served."""
-    return chromium
+# site, base_url, browser and layouts are in tests/conftest.py: one of each
+# per test process, shared with test_site_players (a fixture imported into a
+# second module would be a second instance there, and load every page again).
 
 
 @dataclass
@@ -290,10 +276,10 @@ SIZES = {
         "has_touch": True,
         "color_scheme": "dark",  # a phone at night (the theme follows it)
     },
-    "projector": {
-        "viewport": {"width": 819, "height": 614},
-        "device_scale_factor": 1.25,
-    },
+    # measured in the desktop's load, resized (LOADED_IN)
+    "projector": {"viewport": {"width": 819, "height": 614}},
+    # a desktop window as narrow as a phone (the desktop's load, resized)
+    "narrow": {"viewport": {"width": 390, "height": 844}},
 }
 
 #: JavaScript: the page's width in CSS px, the width it scrolls over, and the
@@ -350,6 +336,36 @@ WIDE_TABLES = """() => [...document.querySelectorAll(".bd-article table")]
 })"""
 
 
+#: JavaScript: each shown image of the article: its source, its natural and
+#: shown widths (CSS px), its shown aspect ratio over its natural one, the
+#: box that cuts it sideways if one does (a parent whose overflow is not
+#: visible, narrower than the image), whether it is a static figure (not a
+#: player's frame) and the address its link leads to.
+IMAGES = """() => [...document.querySelectorAll("article img")]
+  .filter(img => img.naturalWidth > 0 && img.offsetWidth > 0)
+  .map(img => {
+    const box = img.getBoundingClientRect();
+    let cut = null;
+    for (let e = img.parentElement; e && !cut; e = e.parentElement) {
+      if (getComputedStyle(e).overflowX === "visible") continue;
+      const outer = e.getBoundingClientRect();
+      if (box.left < outer.left - 0.5 || box.right > outer.right + 0.5) {
+        cut = e.tagName + "." + [...e.classList].join(".");
+      }
+    }
+    return {
+      src: img.currentSrc || img.src,
+      natural: img.naturalWidth,
+      shown: box.width,
+      aspect: (img.offsetWidth / img.offsetHeight)
+        / (img.naturalWidth / img.naturalHeight),
+      cut: cut,
+      static: !!img.closest("figure") && !img.closest(".posenc-explorer"),
+      link: img.closest("a") ? img.closest("a").href : null,
+    };
+  })"""
+
+
 @dataclass
 class Layout:
     """How one page is laid out at one size (dropdowns opened)."""
@@ -359,47 +375,78 @@ class Layout:
     inline: list[dict] = field(default_factory=list)
     tables: list[dict] = field(default_factory=list)
     theme: str = ""  # the theme's mode (light or dark)
+    images: list[dict] = field(default_factory=list)  # IMAGES, once loaded
 
 
-@pytest.fixture(scope="session")
-def layouts(browser, base_url):
-    """Each page laid out at a reader's size, in a browser that draws its
-    scrollbars as a reader's does (Playwright's headless default hides them)."""
+#: The load each size is measured in (a page load costs 2 to 5 s of
+#: Chromium, mostly MathJax). The projector, 1024 x 768 at 125 %, is a
+#: viewport of 819 x 614 CSS px: the desktop's load, resized, lays out as a
+#: fresh load at that width. It has a pixel ratio of 1, not 1.25: MathJax
+#: sizes its maths from the ex-height of the text in device pixels, and
+#: makes it about 3 % wider at 1 than at 1.25 (342.8 against 333.2 px for
+#: equation 5.1), so each check of width is the stricter one here. A phone
+#: is a load of its own: a mobile context draws overlay scrollbars and
+#: zooms out of a page wider than itself.
+LOADED_IN = {
+    "desktop": "desktop",
+    "phone": "phone",
+    "projector": "desktop",
+    "narrow": "desktop",
+}
+
+
+def measure(page) -> Layout:
+    """The layout of ``page`` at its present size, dropdowns opened."""
+    page.evaluate(BROKEN_IMAGES)  # which waits until every image has loaded
+    return Layout(
+        page.evaluate(sitetools.DISPLAY_EQUATIONS, True),
+        page.evaluate(PAGE_WIDTH),
+        page.evaluate(WIDE_INLINE_MATHS),
+        page.evaluate(WIDE_TABLES),
+        page.evaluate("document.documentElement.dataset.theme"),
+        page.evaluate(IMAGES),
+    )
+
+
+def page_layouts(browser, base_url):
+    """The ``layouts`` fixture (tests/conftest.py): each page laid out at a
+    reader's size, in a browser that draws its scrollbars as a reader's does
+    (Playwright's headless default hides them). ``layouts(path, size)``
+    loads the page at most once for each load of LOADED_IN."""
     chromium = sitetools.launch(browser.browser_type, scrollbars=True)
     done: dict[tuple[str, str], Layout] = {}
     visited: dict[str, Visit] = {}
 
     def layout(path: str, size: str) -> Layout:
-        if (path, size) not in done:
-            record = Visit()
-            page = open_page(chromium, base_url, record, **SIZES[size])
-            load(page, base_url + path)
-            typeset_ms = page.evaluate(sitetools.WAIT_FOR_MATHS)
-            if size == "desktop":
-                # the page as a reader first sees it, before dropdowns open
-                visited[path] = record
-                record.has_maths = page.locator(".math").count() > 0
-                record.typeset_ms = typeset_ms
-                record.raw_tex = page.evaluate(FIND_RAW_TEX, list(RAW_TEX))
-                record.broken_images = page.evaluate(BROKEN_IMAGES)
-                theme = page.evaluate("document.documentElement.dataset.theme")
-                for scheme in ("dark", "light"):
-                    record.captions[scheme] = page.evaluate(
-                        CAPTIONS, [scheme, list(CAPTION_PARTS)]
-                    )
-                assert theme == "light"  # as the reader's system: back to it
-                page.wait_for_load_state("networkidle")
-                screenshot(page, path, full_page=True)
-            equations = page.evaluate(sitetools.DISPLAY_EQUATIONS, True)
-            width = page.evaluate(PAGE_WIDTH)
-            done[path, size] = Layout(
-                equations,
-                width,
-                page.evaluate(WIDE_INLINE_MATHS),
-                page.evaluate(WIDE_TABLES),
-                page.evaluate("document.documentElement.dataset.theme"),
-            )
-            if size == "desktop" and page.locator(".posenc-quiz").count():
+        if (path, size) in done:
+            return done[path, size]
+        loaded = LOADED_IN[size]
+        record = Visit()
+        page = open_page(chromium, base_url, record, **SIZES[loaded])
+        load(page, base_url + path)
+        typeset_ms = page.evaluate(sitetools.WAIT_FOR_MATHS)
+        if loaded == "desktop":
+            # the page as a reader first sees it, before dropdowns open
+            visited[path] = record
+            record.has_maths = page.locator(".math").count() > 0
+            record.typeset_ms = typeset_ms
+            record.raw_tex = page.evaluate(FIND_RAW_TEX, list(RAW_TEX))
+            record.broken_images = page.evaluate(BROKEN_IMAGES)
+            theme = page.evaluate("document.documentElement.dataset.theme")
+            for scheme in ("dark", "light"):
+                record.captions[scheme] = page.evaluate(
+                    CAPTIONS, [scheme, list(CAPTION_PARTS)]
+                )
+            assert theme == "light"  # as the reader's system: back to it
+            page.wait_for_load_state("networkidle")
+            screenshot(page, path, full_page=True)
+        done[path, loaded] = measure(page)
+        if loaded == "desktop":
+            for resized in ("projector", "narrow"):
+                page.set_viewport_size(SIZES[resized]["viewport"])
+                done[path, resized] = measure(page)
+            page.set_viewport_size(SIZES["desktop"]["viewport"])
+            if page.locator(".posenc-quiz").count():
                 # the questions, answered last (it changes the page)
                 try:
                     test_quiz.check_unanswered(page)
@@ -408,7 +455,7 @@ def layouts(browser, base_url):
                     record.quiz = ""
                 except AssertionError as error:
                     record.quiz = f"{error!r}"
-            page.context.close()
+        page.context.close()
         return done[path, size]
 
     def visit(path: str) -> Visit:
