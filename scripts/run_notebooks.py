@@ -61,6 +61,19 @@ def first_failure(notebook) -> dict | None:
     return None
 
 
+def probed(cell) -> dict:
+    """What the PROBE cell printed ({} if nothing). Its line may come in
+    more than one stream message (under load, its newline alone in the
+    second): they are joined before it is read."""
+    stdout = "".join(
+        output["text"]
+        for output in cell.get("outputs", [])
+        if output.get("output_type") == "stream" and output["name"] == "stdout"
+    )
+    lines = [line for line in stdout.splitlines() if line.strip()]
+    return json.loads(lines[-1]) if lines else {}
+
+
 def run(path: str) -> dict:
     """Execute the notebook at ``path`` in its folder; what happened."""
     notebook = nbformat.read(path, as_version=4)
@@ -85,10 +98,7 @@ def run(path: str) -> dict:
         }
     seconds = time.perf_counter() - start
     probe = notebook.cells.pop()
-    seen = {}
-    for output in probe.get("outputs", []):
-        if output.get("output_type") == "stream" and output["name"] == "stdout":
-            seen = json.loads(output["text"].strip().splitlines()[-1])
+    seen = probed(probe)
     return {
         "notebook": Path(path).name,
         "seconds": round(seconds, 1),

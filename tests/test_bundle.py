@@ -419,3 +419,20 @@ def test_where_in_the_book_names_the_chapter_line():
     assert re.fullmatch(
         r"```\{code-cell\}.*", source.read_text().splitlines()[line - 1]
     )
+
+
+def test_the_probe_is_read_when_its_line_comes_in_two_messages():
+    """The kernel may send the probe's line and its newline apart (seen once
+    under load in CI: the newline alone was read, and the run crashed)."""
+    import nbformat
+    import run_notebooks
+
+    line = '{"prefix": "/x/.venv", "posenc": "/x/posenc/__init__.py"}'
+    cell = nbformat.v4.new_code_cell(run_notebooks.PROBE)
+    cell.outputs = [
+        nbformat.v4.new_output("stream", name="stdout", text=line),
+        nbformat.v4.new_output("stream", name="stdout", text="\n"),
+    ]
+    assert run_notebooks.probed(cell) == json.loads(line)
+    cell.outputs = []
+    assert run_notebooks.probed(cell) == {}
