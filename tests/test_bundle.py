@@ -13,9 +13,11 @@ tells a student: unzip, ``python -m venv .venv``, install the zip's
 as ``pip install -r requirements.txt``, in seconds where pip took 80), then
 runs every notebook from a clean kernel of that environment
 (``scripts/run_notebooks.py``). A failing cell is reported by notebook,
-cell and, for a book chapter, its line in ``book/<name>.md``. This is the
-run of every chapter from a clean kernel in ``make test`` (the build has
-executed them once already).
+cell and, for a book chapter, its line in ``book/<name>.md``. It is every
+chapter's second run (the build executes each once, from a clean kernel,
+and fails on any error): about 130 CPU-seconds, so it is marked
+``fresh_venv`` and runs in ``make bundle-test`` (CI runs it after ``make
+test`` and ``make mutants``), not in ``make test``.
 """
 
 from __future__ import annotations
@@ -311,6 +313,7 @@ class Clock:
         return lap
 
 
+@pytest.mark.fresh_venv
 def test_every_notebook_runs_in_a_fresh_venv(bundle, tmp_path):
     bundle.extractall(tmp_path)
     folder = tmp_path / FOLDER
