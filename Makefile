@@ -62,11 +62,21 @@ homework: $(INSTALLED)
 # The build executes every chapter from a clean kernel (a failing cell fails
 # it). Their second run, in a fresh venv made from the site's notebooks.zip
 # as a student runs them, is make bundle-test (CI runs it after make test).
+#
+# The student edition is built beside the book: it starts once the book's
+# build has read every page (every chapter executed and cached, every frame
+# rendered), and the two write their pages side by side, Sphinx using one
+# core each (scripts/student_edition.py --after). Its log follows the book's.
+READ_MARKER := _build/.read-by-book
 test: $(INSTALLED)
 	$(BIN)/ruff check $(LINTED)
 	$(BIN)/ruff format --check $(LINTED)
-	$(BUILD)
-	$(BIN)/python scripts/student_edition.py _build
+	mkdir -p _build && rm -f $(READ_MARKER)
+	POSENC_READ_MARKER=$(READ_MARKER) $(BUILD) & book=$$!; student=0; \
+	$(BIN)/python scripts/student_edition.py _build --after $(READ_MARKER) \
+	  --build-pid $$book > _build/student.log 2>&1 || student=$$?; \
+	wait $$book; echo; echo "The student edition's build:"; cat _build/student.log; \
+	exit $$student
 	$(BIN)/pytest $(XDIST) -m "not mutants and not fresh_venv" tests
 
 # Mutation tests: plant known bugs in copies of posenc and require the tests

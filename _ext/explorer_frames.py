@@ -20,7 +20,10 @@ combination of its sliders' options:
   explorers do not use; ``stats.json`` there records the rendering time;
 * an explorer may have at most :data:`posenc.static.MAX_FRAMES` frames taking
   :data:`posenc.static.MAX_FRAME_BYTES` in all; more fails the build;
-* when the build has finished, the frames are copied into the site;
+* when every page has been read, the build waits for the frames and moves
+  them into the cache (so that a build started then, the student edition's
+  in ``make test``, renders none); when the build has finished, they are
+  copied into the site;
 * when the code of ``posenc`` changed since the last build, every notebook is
   executed again (see :func:`track_sources`), so the figures in the pages and
   the frames come from the same code;
@@ -91,6 +94,7 @@ class FrameJob:
     workers: int = 0
     pool: ProcessPoolExecutor | None = None
     futures: list[Future] = field(default_factory=list)
+    stats: dict | None = None  # once finished
 
     @property
     def frames(self) -> Path:
@@ -126,6 +130,11 @@ class FrameJob:
 
     def finish(self) -> dict:
         """Wait for the workers, move the frames into the cache, return stats."""
+        if self.stats is None:
+            self.stats = self._finish()
+        return self.stats
+
+    def _finish(self) -> dict:
         if self.pool is None:
             return json.loads((self.frames / STATS).read_text())
         results = [future.result() for future in self.futures]
@@ -233,6 +242,13 @@ def start_rendering(app: Sphinx) -> None:
     _jobs[id(app)] = job
 
 
+def frames_in_cache(app: Sphinx, env) -> None:
+    """Every page is read: wait for the frames and move them into the cache."""
+    job = _jobs.get(id(app))
+    if job is not None:
+        job.finish()
+
+
 def finish_rendering(app: Sphinx, exception: Exception | None) -> None:
     job = _jobs.pop(id(app), None)
     if job is None:
@@ -303,6 +319,8 @@ def setup(app: Sphinx) -> dict:
     app.connect("config-inited", add_static_path)
     app.connect("config-inited", track_sources)
     app.connect("builder-inited", start_rendering)
+    # before parallel_execution's mark_read (priority 900) says "read"
+    app.connect("env-updated", frames_in_cache, priority=400)
     app.connect("html-page-context", add_page_assets, priority=900)
     app.connect("build-finished", finish_rendering)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

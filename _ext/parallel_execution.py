@@ -17,6 +17,11 @@ cache matches notebooks by their code cells and kernel, so each finds the
 other's results. A chapter that fails here is left out of the cache: myst-nb
 executes it again and reports the failure (chapter and cell) as it always
 does. ``POSENC_EXECUTION_WORKERS=1`` leaves all execution to myst-nb.
+
+When every page has been read, so every chapter is in the cache, the build
+writes the file named by ``POSENC_READ_MARKER`` if that is set: ``make
+test`` starts the student edition's build then, beside this build's
+writing of its pages (scripts/student_edition.py ``--after``).
 """
 
 from __future__ import annotations
@@ -92,6 +97,16 @@ def execute_ahead(app: Sphinx, env, docnames: list[str]) -> None:
     )
 
 
+def mark_read(app: Sphinx, env) -> None:
+    """Every page is read: the execution cache holds every chapter."""
+    marker = os.environ.get("POSENC_READ_MARKER")
+    if marker:
+        Path(marker).parent.mkdir(parents=True, exist_ok=True)
+        Path(marker).write_text(str(os.getpid()))
+
+
 def setup(app: Sphinx) -> dict:
     app.connect("env-before-read-docs", execute_ahead)
+    # after explorer_frames has put the frames in the cache (priority 400)
+    app.connect("env-updated", mark_read, priority=900)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,6 +1,7 @@
 """Build the student edition: the book without solutions or instructor pages.
 
     python scripts/student_edition.py [BUILT]      (make student)
+    python scripts/student_edition.py BUILT --after MARKER --build-pid PID
 
 BUILT is the default edition's build folder (``_build``, where ``make
 book`` writes ``html``); the student edition is written to
@@ -15,12 +16,22 @@ book`` writes ``html``); the student edition is written to
   explorer frames (``BUILT/.posenc-frames``): the chapters are not
   executed again when the book was built first (``make book``), and the
   two editions never disagree on an output. Build them one after the
-  other, not at the same time.
+  other, not at the same time, with one exception:
+
+``--after MARKER --build-pid PID`` (``make test``) waits until the book's
+build, process PID, has read every page (it then writes MARKER:
+``POSENC_READ_MARKER``, _ext/parallel_execution.py), when every chapter is
+in the execution cache and every frame rendered; the two builds then write
+their pages side by side (Sphinx writes on one core). If PID ends first,
+the book's build failed, and so does this one.
 """
 
 from __future__ import annotations
 
+import argparse
+import os
 import sys
+import time
 from pathlib import Path
 
 import yaml
@@ -48,9 +59,38 @@ def student_toc(toc: dict) -> dict:
     return {**toc, "parts": parts}
 
 
-def main(built: Path) -> int:
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` is running (a zombie, ended but not yet
+    waited for, counts as ended)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, IndexError):
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        return True
+    return state != "Z"
+
+
+def wait_for(marker: Path, pid: int) -> None:
+    """Return once ``marker`` exists; exit if process ``pid`` ends first."""
+    while not marker.exists():
+        if not alive(pid):
+            if marker.exists():
+                return
+            raise SystemExit(
+                "the book's build ended before it had read every page: no student "
+                "edition (the book's build says why)"
+            )
+        time.sleep(0.2)
+
+
+def main(built: Path, after: Path | None = None, build_pid: int = 0) -> int:
     from jupyter_book.sphinx import build_sphinx
 
+    if after is not None:
+        wait_for(after, build_pid)
     shared = built.resolve()
     output = shared / "student"
     output.mkdir(parents=True, exist_ok=True)
@@ -87,4 +127,11 @@ def main(built: Path) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "_build"))
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("built", nargs="?", type=Path, default=ROOT / "_build")
+    parser.add_argument("--after", type=Path, help="wait for this file")
+    parser.add_argument("--build-pid", type=int, default=0, help="the book's build")
+    args = parser.parse_args()
+    if (args.after is None) != (args.build_pid == 0):
+        parser.error("--after and --build-pid go together")
+    sys.exit(main(args.built, args.after, args.build_pid))
