@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT / "_ext"))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 import editions  # noqa: E402
-from student_edition import student_toc  # noqa: E402
+from student_edition import student_toc, wait_for  # noqa: E402
 
 CHAPTERS = sorted((ROOT / "book").glob("*.md"))
 STUDENT = Path(
@@ -148,6 +148,51 @@ def test_student_toc_leaves_out_the_instructor_section():
     left = [c["file"] for part in student["parts"] for c in part["chapters"]]
     assert left == [f for f in files if f not in instructor]
     assert student["root"] == toc["root"]
+
+
+def test_student_build_waits_for_the_books_reading(tmp_path):
+    """make test starts the student edition once the book's build has read
+    every page (its marker), and fails it if that build ends first."""
+    import subprocess
+    import threading
+    import time
+
+    marker = tmp_path / "read"
+    book = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        threading.Timer(0.5, marker.write_text, ["1"]).start()
+        wait_for(marker, book.pid)  # returns when the marker appears
+        assert marker.exists() and book.poll() is None
+    finally:
+        book.kill()
+        book.wait()
+
+    def outcome(pid: int) -> str:
+        """What wait_for says of an ended build (within 10 s)."""
+        said = []
+
+        def wait() -> None:
+            try:
+                wait_for(tmp_path / "never", pid)
+                said.append("returned")
+            except SystemExit as error:
+                said.append(str(error))
+
+        waiting = threading.Thread(target=wait, daemon=True)
+        waiting.start()
+        waiting.join(timeout=10)
+        return said[0] if said else "still waiting"
+
+    failed = subprocess.Popen([sys.executable, "-c", "raise SystemExit(1)"])
+    failed.wait()
+    assert "ended before it had read every page" in outcome(failed.pid)
+    # a build that ended but is not yet waited for (a zombie) has ended too
+    zombie = subprocess.Popen([sys.executable, "-c", "pass"])
+    try:
+        time.sleep(0.5)  # ended by now
+        assert "ended before it had read every page" in outcome(zombie.pid)
+    finally:
+        zombie.wait()
 
 
 # ------------------------------------------------------------ the build
