@@ -422,20 +422,32 @@ def copy_reveal(outdir: Path) -> None:
 
 
 def write_all(app: Sphinx, exception: Exception | None) -> None:
+    """Write the deck and handout of every chapter with slides, unless both
+    are newer than the chapter's page and than this code (a rebuild that
+    wrote the page again, after any change to its source, writes them
+    again); remove those of chapters that no longer have slides."""
     if exception is not None or app.builder.name not in DECK_BUILDERS:
         return
     site = Path(app.outdir)
     copy_reveal(site)
-    for folder in ("slides", "handouts"):
-        if (site / folder).exists():
-            shutil.rmtree(site / folder)
+    code = max(path.stat().st_mtime for path in (Path(__file__), *STATIC.iterdir()))
+    written = set()
     for docname in sorted(app.env.found_docs):
         slides = chapter_slides(app, docname)
         if not slides:
             continue
         page = app.builder.get_target_uri(docname)
+        name = Path(page).stem
+        targets = (site / "slides" / f"{name}.html", site / "handouts" / f"{name}.html")
+        written.update(targets)
+        since = max(code, (site / page).stat().st_mtime)
+        if all(t.exists() and t.stat().st_mtime > since for t in targets):
+            continue
         write_deck(site, page, slides, frames_key())
         write_handout(site, page, slides)
+    for folder in ("slides", "handouts"):
+        for stale in set((site / folder).glob("*.html")) - written:
+            stale.unlink()
 
 
 def add_static_path(app: Sphinx, config) -> None:
