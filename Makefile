@@ -132,12 +132,13 @@ vendor-reveal:
 	  && cp plugin/notes/notes.js $(CURDIR)/_ext/vendor/revealjs/plugin/notes/ && cp LICENSE $(CURDIR)/_ext/vendor/revealjs/
 
 # JupyterLab opens the chapters (book/*.md) as notebooks (jupytext); saving
-# writes the .md back, with no outputs and no cell ids.
+# writes the .md back, with no outputs and no cell ids. As root (a container)
+# JupyterLab refuses to start without --allow-root, which it then gets.
 LAB_SETTINGS := $(VENV)/share/jupyter/lab/settings
 lab: $(INSTALLED)
 	mkdir -p $(LAB_SETTINGS)
 	cp scripts/jupyterlab-overrides.json $(LAB_SETTINGS)/overrides.json
-	$(BIN)/jupyter lab book/
+	$(BIN)/jupyter lab book/ $$([ "$$(id -u)" = 0 ] && echo --allow-root)
 
 # Measurements, not tests: build times, slider latency, page weight, MathJax.
 # BENCH_FLAGS=--skip-tests leaves out the (slow) timing of the test suite.
