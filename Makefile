@@ -75,8 +75,9 @@ test: $(INSTALLED)
 	POSENC_READ_MARKER=$(READ_MARKER) $(BUILD) & book=$$!; student=0; \
 	$(BIN)/python scripts/student_edition.py _build --after $(READ_MARKER) \
 	  --build-pid $$book > _build/student.log 2>&1 || student=$$?; \
-	wait $$book; echo; echo "The student edition's build:"; cat _build/student.log; \
-	exit $$student
+	book_status=0; wait $$book || book_status=$$?; \
+	echo; echo "The student edition's build:"; cat _build/student.log; \
+	exit $$(( book_status ? book_status : student ))
 	$(BIN)/pytest $(XDIST) -m "not mutants and not fresh_venv" tests
 
 # Mutation tests: plant known bugs in copies of posenc and require the tests
