@@ -97,7 +97,7 @@ site-test: $(INSTALLED)
 
 # The checks of the site's notebooks.zip (POSENC_SITE, else _build/html),
 # and every notebook of it run in a fresh venv made from the zip, as a
-# student runs them (its notebooks one per core; about 1.5 minutes).
+# student runs them (its notebooks one per core; about a minute).
 bundle-test: $(INSTALLED)
 	$(BIN)/pytest tests/test_bundle.py
 

@@ -102,7 +102,7 @@ def mark_read(app: Sphinx, env) -> None:
     marker = os.environ.get("POSENC_READ_MARKER")
     if marker:
         Path(marker).parent.mkdir(parents=True, exist_ok=True)
-        Path(marker).write_text(str(os.getpid()))
+        Path(marker).touch()
 
 
 def setup(app: Sphinx) -> dict:

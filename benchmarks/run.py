@@ -104,9 +104,8 @@ def builds(source: Path, output: Path) -> dict:
 def test_suite(source: Path, site: Path) -> dict:
     """The tests of `make test` after the build (pytest on every core, as
     the Makefile's XDIST schedules them, mutants and the fresh venv left
-    out) against the site
-    just built: the wall time and pytest's summary line (a failing test is
-    reported)."""
+    out) against the site just built: the wall time and pytest's summary
+    line (a failing test is reported)."""
     start = time.perf_counter()
     command = [str(BIN / "python"), "-m", "pytest", "-q", "-n", "auto"]
     command += ["--dist", "loadscope", "--no-loadscope-reorder"]

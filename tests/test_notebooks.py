@@ -92,7 +92,8 @@ def test_a_save_from_jupyterlab_writes_only_the_edit(tmp_path):
             cell.metadata["scrolled"] = True
             cell.metadata["editable"] = True  # book/jupytext.toml drops it
             cell.metadata["deletable"] = True
-        prose = next(c for c in notebook.cells if " the " in c.source)
+        markdown = [c for c in notebook.cells if c.cell_type == "markdown"]
+        prose = next(c for c in markdown if " the " in c.source)
         prose.source = prose.source.replace(" the ", " this ", 1)
         notebook.metadata["language_info"] = {**KERNEL_LANGUAGE, "version": "3.11"}
         saved = {"type": "notebook", "format": "json", "content": notebook}
