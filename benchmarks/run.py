@@ -5,7 +5,8 @@ tree, into a temporary folder), a rebuild with nothing changed, the frame
 rendering of the static players, the test suite (``--skip-tests`` leaves it
 out: it takes minutes), the slider latency of every explorer (kernel side),
 the bytes a browser transfers to open each page, and the time until MathJax
-has typeset a page. Each row shows its target; nothing here fails. The
+has typeset a page, and the minutes each page takes to read as it shows
+on load (``benchmarks/reading.py``). Each row shows its target; nothing here fails. The
 numbers are also written to ``benchmarks/results/latest.json``. The load
 average is printed too: on a busy machine every number is pessimistic.
 """
@@ -29,6 +30,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import pages  # noqa: E402  (benchmarks/pages.py)
+import reading  # noqa: E402  (benchmarks/reading.py)
 import widgets  # noqa: E402  (benchmarks/widgets.py)
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -181,7 +183,28 @@ def table(results: dict) -> list[tuple[str, str, str, str]]:
         )
     if results.get("pages"):
         rows += page_rows(results["pages"])
+    if results.get("reading"):
+        rows += reading_rows(results["reading"])
     return rows
+
+
+def reading_rows(pages: list[dict]) -> list[tuple[str, str, str, str]]:
+    """Reading time on load, against the learner's-path targets."""
+    readings = [
+        reading.Reading(
+            p["page"], p["words"], p["inline"], p["display"], p["code_lines"]
+        )
+        for p in pages
+    ]
+    return [
+        (
+            f"reading time on load: {what}",
+            f"{minutes:.1f} min",
+            f"<= {target} min",
+            verdict(minutes, target),
+        )
+        for what, minutes, target in reading.targets(readings)
+    ]
 
 
 def page_rows(pages: list[dict]) -> list[tuple[str, str, str, str]]:
@@ -246,6 +269,8 @@ def main() -> dict:
             results.update(builds(source, output))
             print("measuring the pages in Chromium...", flush=True)
             results["pages"] = [vars(load) for load in pages.measure(site)]
+            print("measuring the reading time of every page...", flush=True)
+            results["reading"] = reading.as_dicts(reading.measure(site))
             if not args.skip_tests:
                 print("running the test suite...", flush=True)
                 results["tests"] = test_suite(source, site)
