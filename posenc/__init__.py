@@ -60,6 +60,7 @@ from .codebases import (
     schedule_ratio,
     t2t_frequencies,
     tensor2tensor,
+    torch_frequencies,
     vaswani2017,
     whisper,
 )
@@ -198,6 +199,7 @@ __all__ = [
     "CODEBASE_SCHEDULES",
     "paper_frequencies",
     "t2t_frequencies",
+    "torch_frequencies",
     "schedule_ratio",
     "Convention",
     "CONVENTIONS",

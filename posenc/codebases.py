@@ -7,7 +7,9 @@ builds its table of position encodings; the original is named in
 ``positions.shape + (d,)``. ``positions`` are token indices counted from 0
 (the first token of a sequence is 0); a code base whose first token sits at
 another position (fairseq) adds that offset itself. The two frequency
-schedules in use are :data:`CODEBASE_SCHEDULES`.
+schedules in use are :data:`CODEBASE_SCHEDULES`. These restatements compute
+in float64; what PyTorch's float32 arithmetic gives for the frequencies of
+two of them was recorded once (:func:`torch_frequencies`).
 
 Reading a table of numbers is :mod:`posenc.measure`; checks for the slips
 that shipped are :mod:`posenc.bugchecks`. Derived in the chapter "The
@@ -24,6 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from . import torch_recorded
 from .core import frequencies, interleave
 from .validate import check_base, check_count, check_dimension, check_finite
 
@@ -40,6 +43,7 @@ __all__ = [
     "paper_frequencies",
     "t2t_frequencies",
     "schedule_ratio",
+    "torch_frequencies",
     "Convention",
     "CONVENTIONS",
 ]
@@ -91,6 +95,28 @@ def schedule_ratio(d: int, base: float = 10000.0) -> NDArray[np.float64]:
     at the last. Needs ``d >= 4``.
     """
     return t2t_frequencies(d, base) / paper_frequencies(d, base)
+
+
+def torch_frequencies(name: str, d: int) -> NDArray[np.float32]:
+    r"""The float32 frequencies that PyTorch computed for a code base (recorded).
+
+    PyTorch is not a dependency of the book, so what its float32 arithmetic
+    gives for ``name``'s frequencies at width ``d`` (base :math:`10^4`) was
+    recorded once (:mod:`posenc.torch_recorded` says with which PyTorch, on
+    which platform, and with which command). ``name`` is ``"PyTorch
+    tutorial"`` (also the Annotated Transformer's expression),
+    :math:`\exp(-2i\ln(10^4)/d)` in float32, or ``"GPT-J"``,
+    :math:`1/10^{4\cdot 2i/d}` in float32; ``d`` is 64 or 512. Used in the
+    chapter "Precision"; ``tests/test_conventions.py`` checks the recording
+    against the expressions.
+    """
+    recorded = torch_recorded.FREQUENCIES
+    if (name, d) not in recorded:
+        raise ValueError(
+            f"no recording for ({name!r}, {d}); recorded: {sorted(recorded)}"
+        )
+    words = recorded[name, d].split()
+    return np.array([int(word, 16) for word in words], dtype=np.uint32).view(np.float32)
 
 
 #: The frequency schedules of real code, by name: the paper's, and the one of

@@ -591,3 +591,84 @@ def test_rope_tools_reject_bad_input():
             posenc.check_relative_scores(posenc.rotate, posenc.rotate, 8, trials=trials)
     with pytest.raises(ValueError, match="d must be"):
         posenc.check_relative_scores(posenc.rotate, posenc.rotate, 5)
+
+
+# ---------------------------------- what PyTorch computed (posenc.torch_recorded)
+
+# The frequencies that PyTorch's float32 exponential rounds otherwise than a
+# correctly rounded one would (found when they were recorded).
+TORCH_EXP_NOT_NEAREST = {64: [3], 512: [24, 212]}
+
+
+def _float32_ulp(value):
+    """The spacing of float32 numbers at ``value`` (an mpmath number > 0)."""
+    import mpmath
+
+    return mpmath.mpf(2) ** (mpmath.floor(mpmath.log(value, 2)) - 23)
+
+
+@pytest.mark.parametrize("d", [64, 512])
+def test_recorded_tutorial_frequencies_are_its_float32_exponential(d):
+    """The recording is exp of the tutorial's float32 argument, to within
+    0.53 ulp; it is the correctly rounded value except where PyTorch's exp
+    rounds otherwise (the chapter 'Precision' counts those)."""
+    import mpmath
+
+    recorded = posenc.torch_frequencies("PyTorch tutorial", d)
+    assert recorded.dtype == np.float32 and recorded.shape == (d // 2,)
+    # torch: int64 arange times a Python float -> float32, rounded once
+    argument = np.arange(0, d, 2, dtype=np.float32) * np.float32(-math.log(1e4) / d)
+    not_nearest = []
+    with mpmath.workdps(40):
+        for i, (theta, x) in enumerate(zip(recorded, argument, strict=True)):
+            exact = mpmath.exp(mpmath.mpf(float(x)))
+            ulps = abs(mpmath.mpf(float(theta)) - exact) / _float32_ulp(exact)
+            assert ulps <= 0.53, (i, float(ulps))
+            if ulps > 0.5:
+                not_nearest.append(i)
+    assert not_nearest == TORCH_EXP_NOT_NEAREST[d]
+
+
+@pytest.mark.parametrize("d", [64, 512])
+def test_recorded_gptj_frequencies_are_rounded_more_than_once(d):
+    """1 / 10000**(2i/d) in float32: the exponent 2i/d is exact (d a power of
+    two); the power and the division each round, so theta_i may be off by
+    more than u (the chapter 'Precision' says by how much), but not by more
+    than the two roundings and the power's error allow (2.2 u)."""
+    recorded = posenc.torch_frequencies("GPT-J", d).astype(np.float64)
+    off = np.abs(recorded / posenc.frequencies(d) - 1) / 2.0**-24
+    assert recorded[0] == 1.0
+    assert 1 < off.max() < 2.2
+
+
+@pytest.mark.parametrize("d", [64, 512])
+def test_tutorial_table_with_numpy_sines_matches_pytorchs_own(d):
+    """The precision chapter builds the tutorial's table from the recorded
+    frequencies with numpy's float32 sine and cosine; with PyTorch's own
+    (recorded in TABLE_CHECK) the share of entries above the bound and the
+    largest ratio agree to the digits the chapter states."""
+    from posenc import torch_recorded
+
+    rng = np.random.default_rng(5)  # the chapter's positions, d = 64 first
+    for width in (64, 512):
+        where = np.round(rng.uniform(1, 2**24, 20_000))
+        if width == d:
+            break
+    angles = where.astype(np.float32)[:, None] * posenc.torch_frequencies(
+        "PyTorch tutorial", d
+    )
+    table = posenc.interleave(np.sin(angles), np.cos(angles))
+    excess = posenc.encoding_error(table, where, d) / (
+        posenc.entry_error_bound(where, d, 1e4, "float32")
+        + posenc.entry_error_bound(where, d, 1e4, "float64")
+    )
+    share, worst = torch_recorded.TABLE_CHECK[d]
+    assert abs(np.mean(excess > 1) - share) < 1e-4
+    assert abs(excess.max() - worst) < 1e-4
+
+
+def test_torch_frequencies_names_what_was_recorded():
+    with pytest.raises(ValueError, match="no recording for"):
+        posenc.torch_frequencies("PyTorch tutorial", 128)
+    with pytest.raises(ValueError, match="recorded:"):
+        posenc.torch_frequencies("fairseq", 64)
