@@ -22,19 +22,18 @@ reading back the plotted data.
 from __future__ import annotations
 
 import base64
-import functools
 import io
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import numpy as np
+from matplotlib import colormaps
 from matplotlib.artist import Artist
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.collections import LineCollection
 from matplotlib.figure import Figure
-from matplotlib.ticker import MaxNLocator
+from matplotlib.ticker import MaxNLocator, ScalarFormatter
 from PIL import Image
 
 from . import core, experiments, scaling, static
@@ -305,35 +304,42 @@ def encoding_table(d: int, base: float, layout: str, n_positions: int) -> np.nda
     return core.encoding(np.arange(n_positions), d, base, layout)
 
 
-def screen_columns(table: np.ndarray, pixels: int) -> np.ndarray:
-    """``table`` as ``pixels`` columns, each a Gaussian-weighted mean of the
-    columns around its centre (standard deviation: the columns per pixel,
-    at least one column; cut at four of them).
-
-    What a heat map of more columns than pixels can show: a pattern that
-    alternates from one column to the next (interleaved sine and cosine
-    columns) is averaged away instead of sampled into a moiré, and patterns
-    several pixels wide pass. The weights of each pixel sum to 1, so a
-    constant table stays constant.
-    """
-    index, weights = _column_weights(table.shape[1], pixels)
-    return (table[:, index] * weights).sum(axis=-1)
+#: The most columns the heat map draws: 5 screen pixels each on its 320 px
+#: of axes at the design width, still 4 on a phone (0.81 of it). Drawn
+#: with fewer pixels, neighbouring columns blend: in the interleaved layout
+#: the slow pairs' sine (near 0) and cosine (near 1) columns would look like
+#: one flat block near 0.5, a value no column has.
+HEAT_MAP_COLUMNS = 64
+#: Empty columns that mark where the heat map leaves columns out, and
+#: their colour (no value of the diverging map is grey).
+HEAT_MAP_GAP = 3
+GAP_GREY = "0.6"
 
 
-@functools.lru_cache(maxsize=16)
-def _column_weights(columns: int, pixels: int) -> tuple[np.ndarray, np.ndarray]:
-    """For each pixel, the columns within reach and their weights (banded:
-    a dense matrix product is slow on a busy machine's threaded BLAS)."""
-    spacing = columns / pixels
-    width = max(spacing, 1.0)
-    reach = math.ceil(4 * width)
-    centres = (np.arange(pixels) + 0.5) * spacing
-    first = np.floor(centres).astype(int) - reach
-    index = first[:, None] + np.arange(2 * reach + 1)[None, :]
-    weights = np.exp(-0.5 * ((index + 0.5 - centres[:, None]) / width) ** 2)
-    weights[(index < 0) | (index >= columns)] = 0.0
-    weights /= weights.sum(axis=1, keepdims=True)
-    return np.clip(index, 0, columns - 1), weights
+def shown_columns(d: int, most: int = HEAT_MAP_COLUMNS) -> np.ndarray:
+    """The columns of a ``d``-column table that the heat map draws: all of
+    them if there are at most ``most``, else the first and the last
+    ``most // 2`` (the fastest and the slowest in either layout)."""
+    if d <= most:
+        return np.arange(d)
+    half = most // 2
+    return np.concatenate([np.arange(half), np.arange(d - half, d)])
+
+
+def heat_map_image(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """What the heat map draws of ``table``: its shown columns, each once and
+    unchanged, with :data:`HEAT_MAP_GAP` columns of NaN (drawn grey) where
+    columns are left out; and, for each drawn column, the table column it
+    shows (-1 in the gap)."""
+    d = table.shape[1]
+    columns = shown_columns(d)
+    if len(columns) == d:
+        return table, columns
+    half = len(columns) // 2
+    gap = np.full((table.shape[0], HEAT_MAP_GAP), np.nan)
+    image = np.concatenate([table[:, :half], gap, table[:, d - half :]], axis=1)
+    index = np.concatenate([columns[:half], np.full(HEAT_MAP_GAP, -1), columns[half:]])
+    return image, index
 
 
 _LAYOUT_LABELS = {
@@ -347,7 +353,8 @@ class EncodingExplorer(Explorer):
 
     description = (
         "Heat map of the sinusoidal encoding table, positions 0 to 99 down and "
-        "the d columns across, coloured from -1 (blue) to +1 (red)."
+        "the d columns across (for d of 128 or more, the first 32 and the last "
+        "32, with a grey gap between), coloured from -1 (blue) to +1 (red)."
     )
 
     choices = (
@@ -361,7 +368,7 @@ class EncodingExplorer(Explorer):
         figure, ax = new_figure(height=3.9)
         self.image = ax.imshow(
             np.zeros((self.n_positions, 2)),
-            cmap=DIVERGING,
+            cmap=colormaps[DIVERGING].with_extremes(bad=GAP_GREY),
             vmin=-1,
             vmax=1,
             aspect="auto",
@@ -383,18 +390,29 @@ class EncodingExplorer(Explorer):
     def draw(self, d: int, base: float, layout: str) -> None:
         table = encoding_table(d, base, layout, self.n_positions)
         self.ax.xaxis.label.set_text(_LAYOUT_LABELS[layout])
-        # Up to 512 columns on ~320 pixels: sampled, neighbouring sine and
-        # cosine columns would beat into a moiré of stripes that are not in
-        # the table. With fewer than 2 pixels a column, each pixel shows the
-        # columns under it, smoothed; with more, every column is a sharp band.
-        pixels = int(self.ax.get_window_extent().width)
-        shown = table if pixels >= 2 * d else screen_columns(table, pixels)
+        # Every drawn column is a band at least 4 screen pixels wide (see
+        # HEAT_MAP_COLUMNS): above 64 columns, the first 32 and the last 32
+        # are drawn, with a grey gap where the others are left out.
+        shown, index = heat_map_image(table)
+        width = shown.shape[1]
         self.image.set_data(shown)
-        self.image.set_extent((-0.5, d - 0.5, self.n_positions - 0.5, -0.5))
-        self.ax.set_xlim(-0.5, d - 0.5)
-        self.title.set_text(
-            f"Sinusoidal encoding, d = {d}, base = {_power_of_ten(base)}"
-        )
+        self.image.set_extent((-0.5, width - 0.5, self.n_positions - 0.5, -0.5))
+        self.ax.set_xlim(-0.5, width - 0.5)
+        title = f"Sinusoidal encoding, d = {d}, base = {_power_of_ten(base)}"
+        if width == d:
+            self.ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+            self.ax.xaxis.set_major_formatter(ScalarFormatter())
+        else:
+            half = HEAT_MAP_COLUMNS // 2
+            left, right = range(0, half, 8), range(d - half, d, 8)
+            ticks = [*left, *right]  # at the drawn place of each column
+            at = [int(np.flatnonzero(index == c)[0]) for c in ticks]
+            self.ax.set_xticks(at, [str(c) for c in ticks])
+            title = (
+                f"d = {d}, base = {_power_of_ten(base)}: "
+                f"columns 0–{half - 1} and {d - half}–{d - 1}"
+            )
+        self.title.set_text(title)
 
 
 def clock_hands(m: float, d: int, base: float) -> np.ndarray:

@@ -21,50 +21,54 @@ def test_default_figure_shows_the_default_encoding(explorer):
     )
 
 
-@pytest.mark.parametrize("d", [4, 128, 512])
+@pytest.mark.parametrize("d", [4, 64, 128, 512])
 @pytest.mark.parametrize("layout", ["interleaved", "halves"])
 def test_update_redraws_with_the_new_values(explorer, d, layout):
     explorer.update(d=d, base=100.0, layout=layout)
-    plotted = explorer.image.get_array()
+    plotted = np.ma.getdata(explorer.image.get_array())
     table = posenc.encoding(np.arange(100), d, 100.0, layout)
-    pixels = int(explorer.ax.get_window_extent().width)
-    if d <= pixels / 2:  # two pixels a column or more: the table itself
+    title, label = explorer.title.get_text(), explorer.ax.get_xlabel()
+    if d <= 64:  # every column, as it is
         np.testing.assert_array_equal(plotted, table)
-    else:  # more columns than that: smoothed to one column a pixel
-        assert d == 512 and pixels < 2 * d
-        np.testing.assert_array_equal(plotted, widgets.screen_columns(table, pixels))
-    assert explorer.image.get_extent() == [-0.5, d - 0.5, 99.5, -0.5]
-    assert explorer.ax.get_xlim() == (-0.5, d - 0.5)
-    assert f"d = {d}" in explorer.title.get_text()
-    assert ("sin" in explorer.ax.get_xlabel()) and (
-        ("d/2" in explorer.ax.get_xlabel()) == (layout == "halves")
-    )
+        width = d
+        assert "columns" not in title
+    else:  # the first 32 and the last 32 columns, a gap of NaN between
+        gap = widgets.HEAT_MAP_GAP
+        np.testing.assert_array_equal(plotted[:, :32], table[:, :32])
+        assert np.isnan(plotted[:, 32 : 32 + gap]).all()
+        np.testing.assert_array_equal(plotted[:, 32 + gap :], table[:, -32:])
+        width = 64 + gap
+        assert f"columns 0–31 and {d - 32}–{d - 1}" in title
+        # each tick names the table column drawn under it
+        ticks = explorer.ax.get_xticks()
+        names = [int(t.get_text()) for t in explorer.ax.get_xticklabels()]
+        columns = np.r_[0:32, [-1] * gap, d - 32 : d]
+        assert [columns[int(t)] for t in ticks] == names
+    assert explorer.image.get_extent() == [-0.5, width - 0.5, 99.5, -0.5]
+    assert explorer.ax.get_xlim() == (-0.5, width - 0.5)
+    assert f"d = {d}" in title
+    assert ("sin" in label) and (("d/2" in label) == (layout == "halves"))
 
 
-def test_heat_map_columns_are_averaged_on_the_screen_not_sampled():
-    """screen_columns removes a column-to-column alternation (interleaved
-    sine and cosine columns; sampled, it draws a moiré) away from the two
-    edges, keeps a constant table constant and a slow pattern nearly as it
-    is."""
-    pixels, columns = 320, 512
-    alternating = np.tile([1.0, -1.0], columns // 2)[None, :]
-    shown = widgets.screen_columns(alternating, pixels)
-    assert shown.shape == (1, pixels)
-    assert np.abs(shown[0, 4:-4]).max() < 1e-4  # 4e-6 measured
-    constant = np.full((3, columns), 0.3)
-    np.testing.assert_allclose(
-        widgets.screen_columns(constant, pixels), 0.3, rtol=1e-12, atol=0
-    )
-    slow = np.cos(2 * np.pi * np.arange(columns) / columns)[None, :]
-    centres = (np.arange(pixels) + 0.5) * columns / pixels - 0.5
-    expected = np.cos(2 * np.pi * centres / columns)
-    inner = slice(8, -8)  # the edges see half a window
-    np.testing.assert_allclose(
-        widgets.screen_columns(slow, pixels)[0, inner],
-        expected[inner],
-        rtol=0,
-        atol=1e-3,
-    )
+@pytest.mark.parametrize("d", widgets.D_CHOICES)
+def test_every_column_of_the_heat_map_is_a_band_of_its_own(explorer, d):
+    """At the design size (as the page shows it), every drawn column gets at
+    least 4.5 screen pixels, and the pixel at its centre has exactly the
+    colour of its value: no column blends with its neighbours. Drawn all at
+    once, at d = 512 the slow pairs' sine (near 0) and cosine (near 1)
+    columns came out as one flat block near 0.5."""
+    explorer.update(d=d, base=1e4, layout="interleaved")
+    pixels = explorer.render()  # rows from the top, at DESIGN_DPI
+    box = explorer.ax.get_window_extent()
+    shown = np.ma.getdata(explorer.image.get_array())
+    rows, width = shown.shape
+    assert box.width / width >= 4.5
+    colours = explorer.image.cmap(explorer.image.norm(shown))[..., :3]
+    for t in (10, 37, 90):  # rows away from the spines
+        y = int(pixels.shape[0] - (box.y1 - (t + 0.5) * box.height / rows))
+        x = (box.x0 + (np.arange(width) + 0.5) * box.width / width).astype(int)
+        drawn = pixels[y, x, :3] / 255
+        np.testing.assert_allclose(drawn, colours[t], rtol=0, atol=1 / 255 + 1e-9)
 
 
 def test_column_ticks_are_whole_numbers_for_a_small_d(explorer):
