@@ -329,27 +329,33 @@ def alias_error_below(
 ) -> NDArray[np.float64]:
     r"""The leading term of :func:`alias_error` below the alias threshold.
 
-    .. math:: E(\Delta) \approx \frac{\sin\Delta}{d}
+    .. math:: E(\Delta) \approx \frac{\sin|\Delta|}{d}
         \Big(\cot \pi r - \frac{1}{\pi r}\Big)
-        - \frac{\sin(\Delta/\mathrm{base})}{d}
+        - \frac{\sin(|\Delta|/\mathrm{base})}{d}
         \Big(\cot \frac{\pi r}{\mathrm{base}} - \frac{\mathrm{base}}{\pi r}\Big),
         \qquad r = \frac{|\Delta|}{\Delta_1} < 1,
 
     with :math:`\Delta_1` = :func:`alias_threshold`: the non-stationary alias
     integrals summed at the fast end :math:`\tau = 0` and at the slow end
-    :math:`\tau = 1`, where the clocks turn base times more slowly. The rest is
-    :math:`O(\ln(\mathrm{base})/d^2)` for :math:`r \le 1/2`. The power series in
+    :math:`\tau = 1`, where the clocks turn base times more slowly. Even in
+    ``delta``, as :math:`E` is. The rest is :math:`O(\ln(\mathrm{base})/d^2)`
+    at each fixed :math:`r < 1`, but not uniformly: to leading order it is
+    :math:`\cos\Delta\,c(r)\ln(\mathrm{base})/d^2` with
+    :math:`c(r) = (r/\pi^2)\sum_{\nu\ge1}[(\nu-r)^{-3} - (\nu+r)^{-3}]`,
+    which is :math:`4/\pi^2 = 0.405` at :math:`r = 1/2` and grows like
+    :math:`r/(\pi^2(1-r)^3)` as :math:`r \to 1`. The power series in
     :math:`r` is the Euler-Maclaurin series, which diverges at :math:`r = 1`.
     Raises ``ValueError`` for :math:`|\Delta| \ge \Delta_1`. Derived in the
     chapter "Finite d".
     """
     delta = check_finite(delta, "delta")
     base = check_base(base)
-    r = np.abs(delta) / alias_threshold(d, base)
+    size = np.abs(delta)  # E is even: sin|Delta|, not sin(Delta)
+    r = size / alias_threshold(d, base)
     if np.any(r >= 1):
         raise ValueError("delta must be below the alias threshold pi d / ln base")
-    fast = np.sin(delta) * _cot_minus_inverse(np.pi * r)
-    slow = np.sin(delta / base) * _cot_minus_inverse(np.pi * r / base)
+    fast = np.sin(size) * _cot_minus_inverse(np.pi * r)
+    slow = np.sin(size / base) * _cot_minus_inverse(np.pi * r / base)
     return (fast - slow) / d
 
 
@@ -469,7 +475,10 @@ def schedule_integral(
         # 2 * integral_0^1 u cos(x u) du; its closed form cancels badly for
         # small x, where the series 1 - x^2/4 + x^4/72 - x^6/2880 is exact
         # to double precision (next term x^8/201600 < 1e-20 for x < 0.01).
-        closed = 2 * (np.sin(safe) / safe + (np.cos(safe) - 1) / safe**2)
+        # The closed form is evaluated at x >= 0.01 only (at x below 1e-154
+        # x**2 underflows to 0, and 0/0 would warn).
+        big = np.where(x < 0.01, 1.0, x)
+        closed = 2 * (np.sin(big) / big + (np.cos(big) - 1) / big**2)
         series = 1 - x**2 / 4 + x**4 / 72 - x**6 / 2880
         value = np.where(x < 0.01, series, closed)
     return np.where(x == 0, 1.0, value)

@@ -637,7 +637,8 @@ def test_alias_error_below_the_threshold_follows_its_leading_term():
     for base in [1e2, 1e4, 1e6]:
         for d in [64, 1024, 4096]:
             half = core.alias_threshold(d, base) / 2
-            delta = np.arange(0, math.floor(half) + 1, dtype=float)
+            edge = math.floor(half)  # negative offsets too: E is even
+            delta = np.arange(-edge, edge + 1, dtype=float)
             error = core.alias_error(delta, d, base)
             rest = error - core.alias_error_below(delta, d, base)
             assert np.abs(rest).max() <= 0.41 * math.log(base) / d**2, (base, d)
@@ -750,12 +751,72 @@ def test_alias_error_threshold_claims_hold_for_every_base_from_1e2_to_1e6(d):
     # reaches 0.3/sqrt(d) somewhere in [Delta_1, 1.5 Delta_1] (smallest
     # peak 0.32/sqrt(d), d = 64)
     assert np.all(worst(size, (r >= 1) & (r <= 1.5)) >= visible)
+    # |E| first passes 0.75 * 2/d between 0.76 and 1.09 Delta_1 (earliest
+    # 0.7628 Delta_1, d = 1024; latest 1.0896 Delta_1, d = 64): below
+    # Delta_1, where no alias is stationary, the sum already leaves I
+    passed = np.where(np.isnan(size), False, size > 0.75 * 2 / d)
+    assert passed.any(axis=1).all()
+    first = r[np.arange(len(SCAN_BASES)), np.argmax(passed, axis=1)]
+    assert 0.76 <= first.min() and first.max() < 1.09
 
 
 def test_alias_error_below_rejects_offsets_at_the_threshold():
     threshold = core.alias_threshold(64)
     with pytest.raises(ValueError, match="^delta must be below the alias threshold"):
         core.alias_error_below([1.0, threshold], 64)
+
+
+# Every function of an offset in posenc.core that the decay chapters use,
+# as f(delta, d, base). Each is even in the offset: a formula written for
+# delta > 0 (sin(delta) where sin|delta| is meant) is wrong for every
+# delta < 0, and only a test at negative offsets sees it.
+OFFSET_FUNCTIONS = {
+    "inner_product": core.inner_product,
+    "cin": lambda delta, d, base: core.cin(delta),
+    "decay_integral": lambda delta, d, base: core.decay_integral(delta, base),
+    "log_law": lambda delta, d, base: core.log_law(delta, base),
+    "integral_envelope": lambda delta, d, base: core.integral_envelope(delta, base),
+    "alias_error": core.alias_error,
+    "alias_count": core.alias_count,
+    "rms_law": core.rms_law,
+    **{
+        f"schedule_integral {name}": (
+            lambda delta, d, base, name=name: core.schedule_integral(delta, name, base)
+        )
+        for name in core.DECAY_SCHEDULES
+    },
+}
+
+
+@pytest.mark.parametrize("name", OFFSET_FUNCTIONS)
+@given(d=dims, base=bases, delta=positions.filter(lambda x: abs(x) > 1e-300))
+@SETTINGS
+def test_functions_of_an_offset_are_even(name, d, base, delta):
+    # log_law and the envelope reject 0, and the envelope, 1/|delta| in
+    # size, overflows (and warns) at subnormal offsets
+    f = OFFSET_FUNCTIONS[name]
+    assert f(-delta, d, base) == f(delta, d, base)
+
+
+@given(d=dims, base=bases, fraction=st.floats(-0.999, 0.999))
+@SETTINGS
+def test_alias_error_below_is_even(d, base, fraction):
+    delta = fraction * core.alias_threshold(d, base)
+    assert core.alias_error_below(-delta, d, base) == core.alias_error_below(
+        delta, d, base
+    )
+
+
+def test_alias_error_below_has_the_sign_of_the_error_at_negative_offsets():
+    # The erratum's case: at d = 512, base 1e4, E(-100) = +8.0e-4 and the
+    # leading term must be +7.8e-4 (it was -7.8e-4), as at +100.
+    exact = core.alias_error(-100.0, 512)
+    assert exact == pytest.approx(reference_sum_error(-100.0, 512, 1e4), abs=1e-12)
+    assert exact > 0
+    # r = 0.57, beyond the r <= 1/2 of the 0.41 ln(base)/d^2 bound: the rest
+    # is 2.7% of E here, so 5% tells +7.8e-4 from -7.8e-4
+    leading = core.alias_error_below(-100.0, 512)
+    assert leading == pytest.approx(exact, rel=0.05, abs=0)
 
 
 def test_harmonic_numbers():

@@ -98,7 +98,7 @@ MUTANTS = {
         "core.py", "+ x**4 / 72", "+ x**4 / 24"
     ),
     "sqrt schedule closed form with a wrong sign": Mutant(
-        "core.py", "(np.cos(safe) - 1) / safe**2", "(1 - np.cos(safe)) / safe**2"
+        "core.py", "(np.cos(big) - 1) / big**2", "(1 - np.cos(big)) / big**2"
     ),
     "unknown schedule accepted": Mutant(
         "core.py",
@@ -134,6 +134,11 @@ MUTANTS = {
     ),
     "alias error below the threshold without the slow end": Mutant(
         "core.py", "return (fast - slow) / d", "return fast / d"
+    ),
+    "alias error below the threshold odd in the offset": Mutant(
+        "core.py",
+        "fast = np.sin(size) * _cot_minus_inverse",
+        "fast = np.sin(delta) * _cot_minus_inverse",
     ),
     "harmonic numbers off by one": Mutant(
         "core.py",
