@@ -11,8 +11,10 @@ and RoPE scaling".
 * :func:`cosine_sums` -- :math:`\\sum_i\\cos(\\Delta\\theta_i)` at every
   integer offset up to a length, for any frequencies, fast.
 * :func:`min_base` -- the smallest base for which that sum stays
-  non-negative up to a context length (Men et al., 2024), by an exhaustive
-  scan of a geometric grid.
+  non-negative up to a context length (Men et al., 2024), by an upward scan
+  that steps only over bases proved to fail.
+* :func:`hf_rope_frequencies` -- the float32 frequencies of Hugging Face's
+  Llama rotary code, as PyTorch computes them.
 * :func:`to_bfloat16` -- rounding to bfloat16, the 16-bit format in which
   models are often run.
 
@@ -42,12 +44,13 @@ from .validate import (
 
 __all__ = [
     "SCALING_METHODS",
-    "BASE_GRID_RATIO",
+    "MIN_BASE_RTOL",
     "scaled_frequencies",
     "cosine_sums",
     "first_negative",
     "phase_step_threshold",
     "min_base",
+    "hf_rope_frequencies",
     "to_bfloat16",
 ]
 
@@ -56,9 +59,9 @@ __all__ = [
 #: YaRN, Llama 3.1.
 SCALING_METHODS = ("none", "linear", "ntk", "dynamic", "yarn", "llama3")
 
-#: Ratio of neighbouring points of the grid of bases that :func:`min_base`
-#: scans: its answers are exact to a relative 1e-3.
-BASE_GRID_RATIO = 1.001
+#: Relative accuracy of :func:`min_base`: the base it returns passes, and
+#: every base more than a factor exp(MIN_BASE_RTOL) below it fails.
+MIN_BASE_RTOL = 1e-9
 
 
 def scaled_frequencies(
@@ -349,77 +352,149 @@ def phase_step_threshold(theta: ArrayLike) -> float:
     return float(2 * math.pi / step)
 
 
+def hf_rope_frequencies(d: int, base: float = 10000.0) -> NDArray[np.float32]:
+    r"""The float32 frequencies of Hugging Face's Llama rotary code, restated.
+
+    transformers 5.x computes them in ``compute_default_rope_parameters`` as
+    ``1.0 / (base ** (torch.arange(0, d, 2, dtype=torch.int64).to(
+    dtype=torch.float) / d))``, all in float32: the exponent :math:`2i/d` is
+    rounded (exact when ``d`` is a power of two), the power
+    :math:`\mathrm{base}^{2i/d}` is rounded, and so is its reciprocal. So
+    :math:`	heta_i` is rounded more than once and may be off by more than
+    float32's :math:`2^{-24}`. Here the power is computed in float64 and
+    rounded to float32 (``base`` too is rounded to float32 first; 10^4 and
+    5 10^5 are exact); the exponent and the reciprocal are float32
+    operations, as in PyTorch. PyTorch's own float32 power is not always
+    correctly rounded, so this agrees with it only where it is: bit for
+    bit for the widths and bases recorded in
+    ``tests/data/hf_rope_float32.json`` (PyTorch 2.13 on an x86-64 CPU;
+    :math:`d` = 128 with bases :math:`5\cdot10^5` and :math:`10^4`, 64 with
+    :math:`10^4`, 256 with :math:`5\cdot10^5`), which the tests check. Used
+    in the chapter "How far the encoding reaches".
+    """
+    d = check_dimension(d)
+    base = check_base(base)
+    exponents = np.arange(0, d, 2, dtype=np.float32) / np.float32(d)
+    power = np.float64(np.float32(base)) ** exponents.astype(np.float64)
+    return np.float32(1.0) / power.astype(np.float32)
+
+
 # ------------------------------------------------------ the smallest base
 
 
 def min_base(context: int, d: int) -> float:
     r"""The smallest base with :math:`\sum_i\cos(m\theta_i) \ge 0` for every
-    integer :math:`0 \le m \le` ``context`` (relative accuracy 1e-3).
+    integer :math:`0 \le m \le` ``context`` (relative accuracy
+    :data:`MIN_BASE_RTOL`).
 
     The criterion is Men et al.'s (2024) :math:`B(m) \ge 0` for
     :math:`\theta_i = \mathrm{base}^{-2i/d}`. The set of good bases is not an
-    interval (a base can pass while a larger one fails), so no bisection is
-    safe. The search scans the grid :math:`b_k = 1.001^k` *upward* and
-    returns the first grid point that passes, having shown every grid point
-    below it to fail:
+    interval (a base can pass while a larger one fails, and it has islands
+    narrower than a relative 1e-3), so neither bisection nor a grid is safe.
+    The search moves *upward* in :math:`u = \ln\mathrm{base}` from a proved
+    lower bound and only ever steps over bases that it has proved to fail:
 
-    * every base in :math:`(1, 1.001]` fails for ``context >= 2``:
-      all :math:`\theta_i \in [1/1.001, 1]`, so :math:`\cos 2\theta_i < 0`
-      and :math:`B(2) < 0`;
-    * a base that fails for a length :math:`L'` fails for every
-      :math:`L > L'` (the condition for :math:`L` contains the one for
-      :math:`L'`), so the scan for ``context`` starts at the answer for
-      ``context // 2``, a proved lower bound, and the answers are cached;
-    * a grid point is declared failed only on a computed :math:`B(m) < 0`
-      (its witness :math:`m`; witnesses of earlier points are tried
-      first), and passed only after all :math:`m \le` ``context`` have been
-      evaluated (:func:`cosine_sums`' error, below :math:`10^{-9}` for the
-      lengths of the chapter, is far below the margins).
+    * with :math:`x_i = m\,e^{-w_i u}` and :math:`w_i = 2i/d`, the sum
+      :math:`g(m; u) = \sum_i \cos x_i` has :math:`\partial g/\partial u =
+      \sum_i w_i x_i \sin x_i`; as :math:`u` grows every :math:`x_i`
+      shrinks, and :math:`|x\sin x| \le x\min(1, x)` grows with :math:`x`,
+      so :math:`|\partial g/\partial u| \le K(m, u) = \sum_i w_i x_i
+      \min(1, x_i)` at every :math:`u' \ge u`. Hence :math:`g(m; u) < 0`
+      proves :math:`g(m; u') < 0`, so failure, for all :math:`u'` from
+      :math:`u` up to :math:`u - g(m; u)/K(m, u)`; the step is the largest
+      such length over the offsets :math:`m` tried (the computed sums are
+      given an error :math:`\varepsilon`, below);
+    * when the step falls below :data:`MIN_BASE_RTOL` the base
+      :math:`e^{u + \text{MIN\_BASE\_RTOL}}` is tried; if all its sums are
+      at least :math:`\varepsilon` it is returned, else the steps go on;
+    * every base in :math:`[1, e^u)` then fails, so the smallest good base
+      lies within a factor :math:`e^{\text{MIN\_BASE\_RTOL}}` below the
+      answer, which passes. Only if no sum at :math:`u` is below
+      :math:`-\varepsilon` and the trial does not pass either (a sum whose
+      slope in :math:`u` is so small that rounding hides its sign, as for
+      :math:`d = 4`) is the trial moved out by factors of 4 until it passes,
+      and the bracket is that much wider (an ``ArithmeticError`` if a trial
+      fails beyond doubt);
+    * the start: for ``context >= 2`` the scan starts at base 1 (all
+      :math:`\theta_i = 1`, :math:`B(2) = (d/2)\cos 2 < 0`); a base that
+      fails for a length :math:`L'` fails for every :math:`L > L'`, so for
+      ``context >= 4`` it starts where the scan for ``context // 2`` proved
+      every lower base to fail (answers are cached). For ``context = 1``
+      every base :math:`\ge 1` passes (all :math:`\theta_i \le 1 < \pi/2`)
+      and 1.0 is returned.
 
-    So the answer is the smallest good base *of the grid*, which is within a
-    factor 1.001 of the smallest good base unless the good set has an
-    island narrower than one grid step below it (for a few lengths up to
-    300 the tests scan a grid 100 times finer over the 3% below the
-    answer and find none). For ``context = 1`` every
-    base passes and the first grid point, 1.001, is returned. Derived in the
-    chapter "How far the encoding reaches".
+    The sums are those of :func:`cosine_sums` at all offsets when a base is
+    to pass, and at the best offsets of the last such evaluation (redone
+    when they give less than half its step) while the scan steps; both are
+    given the error :math:`\varepsilon = 2^{-45} L\sum_i\theta_i +
+    10^{-12}\,d/2`, which covers :func:`cosine_sums`' tested bound and the
+    rounding of :math:`\theta_i = e^{-w_i u}` (a relative few
+    :math:`2^{-53}(1 + w_i u)`). Derived in the chapter "How far the
+    encoding reaches".
     """
     context = check_count(context, "context", at_least=1)
     d = check_dimension(d)
-    return BASE_GRID_RATIO ** _min_base_index(context, d)
+    return math.exp(_min_base_bracket(context, d)[1])
+
+
+def _sum_error(context: int, theta: NDArray) -> float:
+    """A bound on the rounding error of the sums up to ``context``."""
+    return 2.0**-45 * context * float(theta.sum()) + 1e-12 * theta.size
+
+
+def _lipschitz(offsets: NDArray, theta: NDArray, weights: NDArray) -> NDArray:
+    """K(m, u) of :func:`min_base`: bounds |dg/du| at every u' >= u."""
+    x = offsets[:, None] * theta
+    return (weights * x * np.minimum(1.0, x)).sum(axis=1)
 
 
 @functools.lru_cache(maxsize=256)
-def _min_base_index(context: int, d: int) -> int:
-    """The grid index k of :func:`min_base`: base = BASE_GRID_RATIO ** k."""
+def _min_base_bracket(context: int, d: int) -> tuple[float, float]:
+    """``(low, high)`` in u = ln(base): every base below e^low fails (proved),
+    e^high passes; high - low is MIN_BASE_RTOL, or 4^k times it where
+    rounding hides the sign of the sums (see :func:`min_base`)."""
     if context == 1:
-        return 1
-    index = _min_base_index(context // 2, d) if context >= 4 else 1
-    exponents = np.arange(d // 2) * (2.0 / d)
-    witnesses = np.zeros(0)
-    batch = 32
-    chunk = max(256, (context + 1) // 8)
-    starts = list(range(0, context + 1, chunk))[::-1]  # long offsets first
+        return 0.0, 0.0
+    u = _min_base_bracket(context // 2, d)[0] if context >= 4 else 0.0
+    weights = np.arange(d // 2) * (2.0 / d)
+    offsets = np.arange(context + 1.0)
+    witnesses = offsets[:0]
+    full_step = math.inf  # the step of the last evaluation at all offsets
+
+    def steps(sums, at, theta, error):
+        """Proved steps from the offsets ``at`` with a negative sum."""
+        negative = sums < -error
+        gap = -sums[negative] - error
+        return at[negative], gap / _lipschitz(at[negative], theta, weights)
+
     while True:
-        indices = index + np.arange(batch)
-        theta = (BASE_GRID_RATIO ** indices.astype(float))[:, None] ** -exponents
-        alive = np.ones(batch, dtype=bool)
+        theta = np.exp(-weights * u)
+        error = _sum_error(context, theta)
+        step = 0.0
         if witnesses.size:
-            at_witnesses = np.cos(witnesses[None, :, None] * theta[:, None, :])
-            alive &= ~np.any(at_witnesses.sum(axis=2) < 0, axis=1)
-        for start in starts:
-            if not alive.any():
+            sums = np.cos(witnesses[:, None] * theta).sum(axis=1)
+            found = steps(sums, witnesses, theta, error)[1]
+            step = found.max(initial=0.0)
+        if step < full_step / 2:
+            sums = _sums(theta[None, :], 0, context + 1)[0]
+            found, lengths = steps(sums, offsets, theta, error)
+            best = np.argsort(lengths)[::-1][:16]
+            witnesses = found[best]
+            full_step = step = max(step, lengths.max(initial=0.0))
+        width = MIN_BASE_RTOL
+        while step < MIN_BASE_RTOL:  # try a base just above the proved part
+            trial = u + width
+            theta = np.exp(-weights * trial)
+            sums = _sums(theta[None, :], 0, context + 1)[0]
+            error = _sum_error(context, theta)
+            if sums.min() >= error:
+                return u, trial
+            if step > 0:  # u fails: go on stepping
                 break
-            rows = np.flatnonzero(alive)
-            sums = _sums(theta[rows], start, min(chunk, context + 1 - start))
-            negative = sums < 0
-            failed = negative.any(axis=1)
-            found = start + np.argmax(negative[failed], axis=1)
-            witnesses = np.concatenate([witnesses, found[:4]])[-64:]
-            alive[rows[failed]] = False
-        if alive.any():
-            return int(indices[np.argmax(alive)])
-        index += batch
+            if np.any(sums < -error):  # neither proved to fail nor to pass
+                raise ArithmeticError(f"min_base: undecided at base {math.exp(u)}")
+            width *= 4  # rounding hides the sign: try further out
+        u += step * (1 - 1e-9)  # stay inside the interval proved to fail
 
 
 # ------------------------------------------------------------- bfloat16

@@ -323,10 +323,15 @@ MUTANTS = {
         'factor = check_minimum(factor, "factor", 1.0)',
         "factor = float(factor)",
     ),
-    "min_base returns the last good base of a batch": Mutant(
+    "min_base steps twice as far as proved": Mutant(
         "scaling.py",
-        "return int(indices[np.argmax(alive)])",
-        "return int(indices[batch - 1 - np.argmax(alive[::-1])])",
+        "u += step * (1 - 1e-9)",
+        "u += 2 * step",
+    ),
+    "min_base's slope bound without the factor x": Mutant(
+        "scaling.py",
+        "(weights * x * np.minimum(1.0, x))",
+        "(weights * np.minimum(1.0, x))",
     ),
     "bfloat16 truncates instead of rounding": Mutant(
         "scaling.py",

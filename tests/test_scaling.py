@@ -15,8 +15,11 @@ float32 rounding) was checked once, outside the test suite:
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -493,43 +496,92 @@ def passes(bases, context, d):
 
 @pytest.mark.parametrize("d", [4, 16, 64, 128])
 @pytest.mark.parametrize("context", [2, 3, 9, 64])
-def test_min_base_is_the_first_good_point_of_the_grid(d, context):
+def test_min_base_passes_and_every_base_below_fails(d, context):
     base = posenc.min_base(context, d)
-    k = round(math.log(base) / math.log(scaling.BASE_GRID_RATIO))
-    assert base == scaling.BASE_GRID_RATIO**k
-    assert passes(base, context, d).all()
-    # brute force: every grid point below fails
-    below = scaling.BASE_GRID_RATIO ** np.arange(1, k)
+    low, high = scaling._min_base_bracket(context, d)
+    assert base == math.exp(high) and passes(base, context, d).all()
+    # every base below exp(low) is proved to fail; just below, one does
+    assert not passes(math.exp(low - 1e-8), context, d)
+    # the bracket is MIN_BASE_RTOL wide, 4^k times that where rounding hides
+    # the sign of a sum whose slope is tiny (d = 4: 256 times)
+    width = (high - low) / scaling.MIN_BASE_RTOL
+    assert round(width, 6) in (1, 4, 16, 64, 256), width
+    # brute force: a geometric grid of ratio 1 + 1e-4 from 1 up to it
+    below = np.exp(np.arange(0, low, 1e-4))
     assert not passes(below, context, d).any()
 
 
 @pytest.mark.parametrize("context, d", [(64, 128), (300, 128), (150, 64)])
-def test_no_island_of_good_bases_within_a_finer_grid_below(context, d):
-    # 100 points per grid step, over 30 steps below the grid point under
-    # the answer; between that point and the answer good bases may lie
-    # (the true smallest base), and here they do.
+def test_no_island_of_good_bases_within_a_fine_grid_below(context, d):
+    # 5,000 points, a relative 1e-6 apart, over the 0.5% below the answer
     base = posenc.min_base(context, d)
-    ratio = scaling.BASE_GRID_RATIO
-    finer = base * ratio ** (-1 - np.arange(0, 3001) / 100)
+    finer = base * np.exp(-np.arange(1, 5_001) * 1e-6)
     assert not passes(finer, context, d).any()
-    within = base * ratio ** (-np.arange(1, 100) / 100)
-    assert passes(within, context, d).any()
+
+
+def lipschitz_bound_holds(offsets, u, weights, later):
+    """|dg/du| at each later u' (analytic) is at most K(m, u)."""
+    bound = scaling._lipschitz(offsets, np.exp(-weights * u), weights)
+    for v in later:
+        x = offsets[:, None] * np.exp(-weights * v)
+        slope = (weights * x * np.sin(x)).sum(axis=1)
+        if np.any(np.abs(slope) > bound * (1 + 1e-12)):
+            return False
+    return True
+
+
+@pytest.mark.parametrize("d", [4, 64, 128])
+def test_the_step_bound_holds_at_every_larger_base(d):
+    weights = np.arange(d // 2) * (2.0 / d)
+    offsets = np.arange(0.0, 20_001.0, 7.0)
+    rng = np.random.default_rng(5)
+    for u in rng.uniform(0.0, 14.0, 20):
+        later = u + np.concatenate([[0.0], rng.exponential(0.5, 30)])
+        assert lipschitz_bound_holds(offsets, u, weights, later)
+    # and it is a bound on the slope of the computed sums (finite differences)
+    u, h = math.log(2e5), 1e-7
+    sums = [scaling.cosine_sums(np.exp(-weights * v), 20_000) for v in (u, u + h)]
+    slope = (sums[1] - sums[0]) / h
+    bound = scaling._lipschitz(np.arange(20_001.0), np.exp(-weights * u), weights)
+    assert np.all(np.abs(slope) <= bound + 1e-5)
+
+
+def test_min_base_finds_the_island_the_grid_missed():
+    # L = 16,384: the grid 1.001^k returned 234,173.9, yet base 231,658.6
+    # passes while the grid points on either side of it fail
+    context, d = 16384, 128
+    k = math.log(231658.6) / math.log(1.001)
+    neighbours = 1.001 ** np.array([math.floor(k), math.ceil(k)])
+    assert passes(231658.6, context, d) and not passes(neighbours, context, d).any()
+    base = posenc.min_base(context, d)
+    assert base == pytest.approx(231643.6466, rel=0, abs=1e-3)
+    assert passes(base, context, d) and not passes(base * (1 - 2e-9), context, d)
+
+
+def test_min_base_lies_at_or_below_bases_known_to_pass():
+    # the lowest good bases of an independent search (issue 18, item 4)
+    known = {1024: 4293.5, 2048: 11587.3, 4096: 26952.7, 8192: 83764.3}
+    for context, good in known.items():
+        assert passes(good, context, 128)
+        base = posenc.min_base(context, 128)
+        assert good * (1 - 1e-4) < base <= good
 
 
 def test_the_good_bases_are_not_an_interval():
     # above the smallest good base some bases fail again: no bisection
     context, d = 1024, 128
     base = posenc.min_base(context, d)
-    above = base * scaling.BASE_GRID_RATIO ** np.arange(1, 200)
+    above = base * 1.001 ** np.arange(1, 200)
     verdicts = passes(above, context, d)
     assert not verdicts.all() and verdicts.any()
 
 
 def test_min_base_grows_with_context_and_every_base_passes_at_one():
-    assert posenc.min_base(1, 64) == scaling.BASE_GRID_RATIO
+    assert posenc.min_base(1, 64) == 1.0
+    assert passes([1.0, 1.5, 1e4], 1, 64).all()
     values = [posenc.min_base(n, 128) for n in (2, 10, 100, 1000, 4096)]
     assert values == sorted(values)
-    assert posenc.min_base(1024, 128) == pytest.approx(4297.6, rel=0, abs=0.1)
+    assert posenc.min_base(1024, 128) == pytest.approx(4293.4376, rel=0, abs=1e-4)
 
 
 # ------------------------------------------------------------- bfloat16
@@ -602,3 +654,84 @@ def test_bfloat16_spacing_of_positions():
     for low, spacing in [(16384, 128), (32768, 256)]:
         block = rounded[low : 2 * low]
         assert np.all(np.isin(np.diff(np.unique(block)), [spacing]))
+
+
+# ------------------------------------ Hugging Face's float32 frequencies
+
+RECORDING = Path(__file__).parent / "data" / "hf_rope_float32.json"
+
+
+def recorded_words(text):
+    """float32 values from the space-separated hex words of their bits."""
+    words = [int(word, 16) for word in text.split()]
+    return np.array(words, dtype=np.uint32).view(np.float32)
+
+
+@pytest.fixture(scope="module")
+def recording():
+    return json.loads(RECORDING.read_text())
+
+
+def test_hf_rope_frequencies_are_what_pytorch_computed(recording):
+    assert len(recording["frequencies"]) == 4
+    for key, text in recording["frequencies"].items():
+        d, base = key.split()
+        theirs = recorded_words(text)
+        ours = posenc.hf_rope_frequencies(int(d), float(base))
+        assert ours.dtype == np.float32
+        np.testing.assert_array_equal(ours.view(np.uint32), theirs.view(np.uint32))
+
+
+def test_hf_rope_frequencies_round_more_than_once():
+    # pair 32 of d = 128, base 5e5 is off by 1.38 u (u = 2^-24), more than
+    # one rounding; not every frequency is the correctly rounded one
+    theta = posenc.hf_rope_frequencies(128, 5e5)
+    exact = posenc.frequencies(128, 5e5)
+    off = np.abs(theta / exact - 1) / 2.0**-24
+    assert round(off.max(), 2) == 1.38 and np.argmax(off) == 32
+    assert not np.array_equal(theta, exact.astype(np.float32))
+
+
+def test_hf_rope_angles_are_what_pytorch_computed(recording):
+    table = recording["table"]
+    theta = posenc.hf_rope_frequencies(table["d"], table["base"])
+    positions = np.arange(*table["positions"], dtype=np.float32)
+    angles = positions[:, None] * theta  # float32: one rounding each
+    assert hashlib.sha256(angles.tobytes()).hexdigest() == table["angles_sha256"]
+    wrong = angles.copy()
+    wrong[5, 33] = np.nextafter(wrong[5, 33], np.float32(0))
+    assert hashlib.sha256(wrong.tobytes()).hexdigest() != table["angles_sha256"]
+
+
+def hf_table_bound(positions, theta):
+    """The chapter's bound on HF's float32 table (pairs 0..d/2-1): the angle
+    errs by up to (1.2 t theta_i) 2^-23, cos and sin round by 2^-23."""
+    return 1.2 * positions[:, None] * theta * 2.0**-23 + 2.0**-23
+
+
+def test_pytorchs_own_table_keeps_the_chapter_bound(recording):
+    table = recording["table"]
+    d, base = table["d"], table["base"]
+    positions = np.arange(*table["positions"], dtype=float)
+    rows = len(positions)
+    cos = np.array([recorded_words(row) for row in table["cos"]]).reshape(rows, -1)
+    sin = np.array([recorded_words(row) for row in table["sin"]]).reshape(rows, -1)
+    theta = posenc.frequencies(d, base)
+    angles = positions[:, None] * theta
+    error = np.maximum(np.abs(cos - np.cos(angles)), np.abs(sin - np.sin(angles)))
+    assert np.all(error <= hf_table_bound(positions, theta))
+    # the bound for frequencies rounded once does not hold: t = 131,045,
+    # pair 33 errs by 1.92e-5, 6% above t theta 2^-23 + 2^-23
+    once = positions[:, None] * theta * 2.0**-23 + 2.0**-23
+    ratio = error / once
+    assert round(ratio.max(), 2) == 1.06
+    worst = np.unravel_index(np.argmax(ratio), ratio.shape)
+    assert (positions[worst[0]], worst[1]) == (131045, 33)
+    assert round(error[worst], 7) == 1.92e-5
+    # PyTorch's cos and sin of its float32 angles are within one float32
+    # ulp of the correctly rounded values (the allowance 2^-23 covers that)
+    ours = positions.astype(np.float32)[:, None] * posenc.hf_rope_frequencies(d, base)
+    for theirs, function in [(cos, np.cos), (sin, np.sin)]:
+        rounded = function(ours.astype(float)).astype(np.float32)
+        ulps = np.abs(theirs.astype(float) - rounded) / np.spacing(np.abs(rounded))
+        assert ulps.max() <= 1
