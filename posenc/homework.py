@@ -9,12 +9,16 @@ notebook ends with ``check(task, answer)``, which prints one of
 * ``not attempted``, while ``answer`` is still ``...`` (the starter value),
 
 and returns True only for a right answer. It never prints the expected
-value, and the expected values are not in this file either: a number is
-stored as SHA-256 digests of the integers next to ``value / tolerance``
-(salted with the task's name), so any answer within about a tolerance of
-the right one is accepted, and reading the digests reveals nothing. A few
-tasks are checked by a property instead (a permutation, a matrix, a pair of
-frequencies), which the answer must satisfy.
+value, and the expected values are not written in this file either: a
+number is stored as SHA-256 digests of the integers next to ``value /
+tolerance`` (salted with the task's name), so any answer within about a
+tolerance of the right one is accepted. The digests keep the answers from
+being read at a glance, in the notebook or here; they do not keep them from
+anyone who searches: the salt is the task's name, which is public, and the
+answers are small integers, booleans or bins of a known width, so trying
+candidates finds them in seconds. A few tasks are checked by a property
+instead (a permutation, a matrix, a pair of frequencies), which the answer
+must satisfy.
 
 The reference solutions are on the instructor section's answer-key page
 (``book/instructor/homework_answers.md``), in the default edition only;
@@ -29,6 +33,7 @@ import math
 import numbers
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 import numpy as np
 
@@ -46,7 +51,9 @@ class Task:
     ``kind`` says what the answer is: "integer", "integers" (a tuple),
     "boolean", "number" (within ``tolerance``) or "property" (``test`` says
     whether it holds). ``digests`` are the accepted answers' digests;
-    ``slips`` maps the digest of a known wrong answer to its own hint.
+    ``slips`` maps the digests of a known wrong answer to its own hint: for a
+    number, the bins about its exact value and about its usual roundings,
+    since that is what a student who makes the slip enters.
     """
 
     name: str
@@ -144,19 +151,43 @@ def _clockwise_map(answer: object) -> bool:
     )
 
 
+#: A float cannot be a nonzero multiple of 2 pi: one this close to it (in
+#: relative terms, a few thousand rounding units) is read as that multiple.
+_MULTIPLE_RTOL = 1e-12
+
+
+def _is_multiple_of_two_pi(value: Fraction) -> bool:
+    """Whether ``value`` (exact) is 0, or a float's nearness to k 2 pi."""
+    if value == 0:
+        return True
+    turns = round(float(value) / (2 * math.pi))
+    target = 2 * math.pi * turns
+    return turns != 0 and abs(float(value) - target) <= _MULTIPLE_RTOL * abs(target)
+
+
 def _breaks_rms_law(answer: object) -> bool:
     """Two frequencies (theta_0, theta_1) for which the long-run mean of
-    g(Delta)^2 = (cos Delta theta_0 + cos Delta theta_1)^2 is not N/2 = 1:
-    its mean over 200,000 consecutive offsets is off by more than 0.1."""
+    g(Delta)^2 = (cos Delta theta_0 + cos Delta theta_1)^2 over the integer
+    offsets is not N/2 = 1, decided exactly.
+
+    g^2 = 1 + cos(2 Delta theta_0)/2 + cos(2 Delta theta_1)/2
+    + cos(Delta (theta_0 - theta_1)) + cos(Delta (theta_0 + theta_1)), and
+    the long-run mean of cos(Delta phi) over the integers is 1 if phi is a
+    multiple of 2 pi and 0 otherwise. So the mean is 1 plus non-negative
+    terms, and it differs from 1 exactly when one of 2 theta_0, 2 theta_1,
+    theta_0 - theta_1, theta_0 + theta_1 is a multiple of 2 pi. The floats
+    are taken as the exact numbers they hold (so 1.0 and 1.0000001 are not
+    equal, and their mean is exactly 1); only a nonzero multiple of 2 pi,
+    which no float holds, is recognised within a relative 1e-12."""
     try:
         pair = np.asarray(answer, dtype=float)
     except (TypeError, ValueError):
         return False
     if pair.shape != (2,) or not np.all(np.isfinite(pair)):
         return False
-    offsets = np.arange(200_000.0)
-    sums = np.cos(offsets * pair[0]) + np.cos(offsets * pair[1])
-    return bool(abs(np.mean(sums**2) - 1.0) > 0.1)
+    first, second = (Fraction(float(value)) for value in pair)
+    resonances = (2 * first, 2 * second, first - second, first + second)
+    return any(_is_multiple_of_two_pi(value) for value in resonances)
 
 
 # ------------------------------------------------------------ the tasks
@@ -187,13 +218,17 @@ TASKS: dict[str, Task] = {
             digests=frozenset(
                 ["91a54b0e7f7448f639fd358f069b328dc61eaed180ee88dab21fdf4f626cb123"]
             ),
-            slips={
-                "630864fb70648cb8459faab4ca40d79428de04d8e0f6e61d3f1048e17b6afa46": (
+            slips=dict.fromkeys(
+                [
+                    "0bbe1f5cd3e6b12ff976e7cc88df4c58b8c4b66db0ee48bb70c253c4535e4c54",
+                    "630864fb70648cb8459faab4ca40d79428de04d8e0f6e61d3f1048e17b6afa46",
+                ],
+                (
                     "That is 2π·base, the period of a frequency of exactly "
                     "1/base. The slowest pair is i = d/2 − 1, whose frequency "
                     "is base^(−(d−2)/d), a little faster."
-                )
-            },
+                ),
+            ),
         ),
         _task(
             "encoding-max-distance",
@@ -221,12 +256,24 @@ TASKS: dict[str, Task] = {
                     "b71c6ed7cf0c3531f40e1f6be07840ad342fa4630180c95a9fc739fc0fc77ff3",
                 ]
             ),
-            slips={
-                "b47a4bed6dde33299a8a3e845fa6eb04103d6f0004651182fe24841fa054fa6d": (
+            slips=dict.fromkeys(
+                [
+                    "0a996115daee5554987bd07c121a986029886d72dd81ede8c14b0434215b9fcb",
+                    "2ae96b3d0b6dc898d988539bd1712a0d20f9e5b0cff5ef0dde275856f9162da5",
+                    "5c52ce39a878e1d8290d96cb43be0bbb49387c5c803b91831e5b8305aa3ea8d6",
+                    "6ac88aa94bee7828c86fea1f24865c19aafaa20340f9175a9381755eebee30cc",
+                    "8334e12e88f90c591b22f53ae7e249a2d495d599c2b5b800787cb3c7cfb44980",
+                    "a13c484980bbf7a36da44085d0fdfb6620d07e215d2cb9f55203ee332421e138",
+                    "a236b3df15c01234f7ccaa692cb28c9c81d08d2f35016ae00af195146492f809",
+                    "b47a4bed6dde33299a8a3e845fa6eb04103d6f0004651182fe24841fa054fa6d",
+                    "e501062d650b4b84727f57b05b64c447c680c67a974895b7fa356536ae4f3432",
+                    "ecaf31abeb3a2bc9b58b507042666b5548c6c96cdeec7cbc98f1f5124610d4e6",
+                ],
+                (
                     "That is the bound √(2d); do integer offsets reach it? "
                     "Compute the distances and take their maximum."
-                )
-            },
+                ),
+            ),
         ),
         _task(
             "encoding-inverse-permutation",
@@ -355,13 +402,24 @@ TASKS: dict[str, Task] = {
                     "b87565192c1e4fd9906f1e0cb9f11a736eb162cd1981e2c7a10062f976d99aa9",
                 ]
             ),
-            slips={
-                "95fc1231ac086161453e0aec3be692c7014e6b61d15d103b39753a7250f899b1": (
+            slips=dict.fromkeys(
+                [
+                    "1efc8f4b027519e34a4f91c13978f3e285cbdee10e7aec60f19e1a94c9c1b856",
+                    "78bb35fd0d632d762772d688158c471e94854f5284a5b13b60a589a6a90647ad",
+                    "95fc1231ac086161453e0aec3be692c7014e6b61d15d103b39753a7250f899b1",
+                    "96e707df68a002eb1863fdb42c14f685fceaf6423a76cc05da88ba301def0ddc",
+                    "bfc7d4d0111035ef8fafba203e11cf9d2501e0578d55acb26268b66302b8f8f9",
+                    "caee4c9df26eab52f500e6e6274da198579d447fc07bd6dccd194b6ebc3d2796",
+                    "eb9627396fee3d28b745619b134c2b3618a405d345bb5f0cbc0622744c7eed3f",
+                    "f505821e38e91e264dafa0c45a28b88a888f5d088b3752f7f6bcac6071aa5f02",
+                    "f86cc961d4585e641f7109995a1eb0f3fac0b7c5c6d96d2914f0a809ac0b0ce6",
+                ],
+                (
                     "Right size, wrong sign: write cos a cos b as a half-sum "
                     "of two cosines and look at the sign of the cos((m+n)θ) "
                     "term."
-                )
-            },
+                ),
+            ),
         ),
         _task(
             "complex-radii",
@@ -430,13 +488,19 @@ TASKS: dict[str, Task] = {
                     "fd9bd0a19470b7cc7c695971d575f27ea207702f9dae583f46bcc01afb016446",
                 ]
             ),
-            slips={
-                "5fe6c263df9891e651f60553698441ac52907f6278baa133d397b71fc269e3fc": (
+            slips=dict.fromkeys(
+                [
+                    "5fe6c263df9891e651f60553698441ac52907f6278baa133d397b71fc269e3fc",
+                    "c7ec40b0a05d1e9c62534d33e3c6250abf4058333ab80948c76d00cebacf1c65",
+                    "ce97a518f5cf7ad561991fe0cfb6afc7f29051cca6e09a200971038db78b0ff6",
+                    "d0315f9a40dd85d10fed15a64d7e5b2d9b97775efa2f40bc60ed292853db2af3",
+                ],
+                (
                     "That is the log law's prediction e^(−γ)√base; the "
                     "exercise asks where the exact integral I(Δ) equals 1/2 "
                     "(solve with a root finder, e.g. scipy.optimize.brentq)."
-                )
-            },
+                ),
+            ),
         ),
         _task(
             "decay-cube-exponent",
@@ -461,13 +525,18 @@ TASKS: dict[str, Task] = {
                     "efabaf022e6df70218e341b62320711a43e4a04b7f7a02a5c063e9142182185e",
                 ]
             ),
-            slips={
-                "e99b57446451b54945d7b8a000ce8b5e84694c4d9d79fccaf48d194f72ce2326": (
+            slips=dict.fromkeys(
+                [
+                    "26ab9326e9d01fac006be3c7beb8e9720312e66c73a569ec19948815db608480",
+                    "e99b57446451b54945d7b8a000ce8b5e84694c4d9d79fccaf48d194f72ce2326",
+                    "f43ad889cd1cf43277186d6c5b7c8cc017feb82da7d8b29d88ca052bccc1b955",
+                ],
+                (
                     "No: the integrand stops oscillating near τ = 0, where "
                     "Δτ³ stays below about 1, that is for τ up to about "
                     "Δ^(−1/3); that stretch sets the rate."
-                )
-            },
+                ),
+            ),
         ),
         _task(
             "decay-cube-constant",
@@ -534,12 +603,23 @@ TASKS: dict[str, Task] = {
                     "a7609fec42abd8dead62042edcb31fab57598a68e9a0161aba38e4fa4e699aa4",
                 ]
             ),
-            slips={
-                "0a5fdac2956fa3a9f993db5294a8c4218ca2c448b879c622aee58bf855c5a6c1": (
+            slips=dict.fromkeys(
+                [
+                    "01c29a53e7dc7754e147f7db72ceaed2921b94fa5653db58072e6e3659ca4359",
+                    "08028210313aa449f8ed3bc16611984c2c5be010dc92f7bdce887e4cd4a1a92f",
+                    "0a5fdac2956fa3a9f993db5294a8c4218ca2c448b879c622aee58bf855c5a6c1",
+                    "4c1208bfa5bdef7cbab30b606fc72ae9fa6bf909309aa373b44279d76a3fedd9",
+                    "75f24f0d35839f5c7ce8a7db2d66d55bf0b752666409c1025306e79abfc5ebb0",
+                    "77f02000c48e5f5a8389ba73c312d4ee4ac688b1a6d0979d8043cf1621b963c6",
+                    "8ef6928d5aba0189f94c5300c9489006313762c76389de0a896069f8d7c2369b",
+                    "9cd7dbfcd855bb60be998193a6c3dcd0ad82c007d9ae0e1b94c5991c3c8c7886",
+                    "c43ae545effe35f6586ddc7685dc2bd1ab6f58a97c11228983ce3c3fbdecafe9",
+                ],
+                (
                     "That is close to Δ₁ = πd/ln(base), an approximation; 2Δ* "
                     "solves Δ(θ₀ − θ₁) = 2π exactly."
-                )
-            },
+                ),
+            ),
         ),
         _task(
             "decay-rms-break",
@@ -549,7 +629,8 @@ TASKS: dict[str, Task] = {
                 "Two frequencies $(\\theta_0, \\theta_1)$ for which the "
                 "long-run mean of $g(\\Delta)^2 = (\\cos\\Delta\\theta_0 + "
                 "\\cos\\Delta\\theta_1)^2$ is *not* $N/2 = 1$ (a tuple of "
-                "two floats)."
+                "two floats). The check decides it exactly, for the mean "
+                "over all integer offsets, not over a finite stretch."
             ),
             starter="answer = ...",
             hint=(

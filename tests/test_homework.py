@@ -64,7 +64,7 @@ WRONG = {
     "decay-cube-constant": [0.80, 0.76],
     "decay-rope-threshold": [43.7, 21.83],
     "decay-double-nyquist": [174.6, 177.78, 177.83],
-    "decay-rms-break": [(1.0, 2.0), (0.3, 0.7), "0.5, 0.5"],
+    "decay-rms-break": [(1.0, 2.0), (0.3, 0.7), "0.5, 0.5", (1.0, 1.0000001)],
     "decay-linear-zero": [np.pi / 2, 3.15],
     "decay-linear-period": [64.0, 2 * np.pi * 64, 201.08],
 }
@@ -121,6 +121,83 @@ def test_hints_never_state_the_answer(name):
         shown = set()
     for text in texts:
         assert not any(each in text for each in shown), (text, shown)
+
+
+def _slip_values() -> dict[str, list]:
+    """For each task with a slip: the wrong value a student who makes it
+    computes, at full precision and rounded as students round it."""
+    from posenc import frequencies
+
+    two_pi_base = 2 * np.pi * 1e4  # the period of exactly 1/base
+    bound = np.sqrt(2 * 64)  # sqrt(2d)
+    wrong_sign = -0.5 * np.cos(203 * frequencies(64)).sum()
+    log_law = np.exp(-np.euler_gamma) * np.sqrt(1e5)
+    delta_1 = np.pi * 512 / np.log(1e4)  # pi d / ln(base)
+    return {
+        "encoding-slowest-period": [round(two_pi_base), int(two_pi_base)],
+        "encoding-max-distance": [bound, *(round(bound, k) for k in (3, 2, 1))],
+        "taylor-cosines": [wrong_sign, *(round(wrong_sign, k) for k in (3, 2, 1))],
+        "decay-half": [log_law, *(round(log_law, k) for k in (3, 2, 1))],
+        "decay-cube-exponent": [-1, -1.0, -0.9995],
+        "decay-double-nyquist": [delta_1, *(round(delta_1, k) for k in (3, 2, 1, 0))],
+    }
+
+
+def test_every_slip_fires_on_the_value_a_student_computes(capsys):
+    values = _slip_values()
+    assert set(values) == {n for n, t in homework.TASKS.items() if t.slips}
+    for name, answers in values.items():
+        (hint,) = set(homework.TASKS[name].slips.values())
+        for answer in answers:
+            assert homework.check(name, answer) is False, (name, answer)
+            assert hint in capsys.readouterr().out, (name, answer)
+
+
+@pytest.mark.parametrize(
+    "pair, breaks",
+    [
+        ((1.0, 1.0000001), False),  # theta_0 - theta_1 = -1e-7: mean exactly 1
+        ((1.0, 1.0 + 1e-12), False),
+        ((1.0, 2.0), False),
+        ((0.3, 0.7), False),
+        ((0.5, 0.5), True),  # theta_0 - theta_1 = 0
+        ((0.3, -0.3), True),  # theta_0 + theta_1 = 0
+        ((0.0, 0.7), True),  # 2 theta_0 = 0
+        ((0.7, 0), True),
+        ((np.pi, 0.3), True),  # 2 theta_0 = 2 pi
+        ((0.3, 3 * np.pi), True),  # 2 theta_1 = 6 pi
+        ((0.3, 2 * np.pi - 0.3), True),  # theta_0 + theta_1 = 2 pi
+        ((0.3, 0.3 + 2 * np.pi), True),  # theta_0 - theta_1 = -2 pi
+        ((np.pi + 1e-9, 0.3), False),  # 2 theta_0 = 2 pi + 2e-9
+    ],
+)
+def test_rms_break_is_decided_exactly(pair, breaks):
+    assert homework.verdict("decay-rms-break", pair)[0] == (
+        homework.CORRECT if breaks else homework.NOT_YET
+    )
+
+
+def test_rms_break_resonances_are_the_long_run_mean():
+    """The check's reason, measured: the mean of g^2 over many integer
+    offsets approaches 1 + [2a] / 2 + [2b] / 2 + [a - b] + [a + b], where
+    [x] is 1 if x is a multiple of 2 pi, else 0."""
+    offsets = np.arange(2_000_000.0)
+    for pair, mean in [
+        ((0.5, 0.5), 2.0),
+        ((np.pi, 0.3), 1.5),
+        ((np.pi, np.pi), 4.0),  # all four: g = 2 cos(pi Delta) = +-2
+        ((1.0, 2.0), 1.0),
+        ((0.3, 2 * np.pi - 0.3), 2.0),
+        ((1.0, 1.0000001), 1.0),  # cos(1e-7 Delta) averages out, slowly
+    ]:
+        sums = np.cos(offsets * pair[0]) + np.cos(offsets * pair[1])
+        # the slowest term averages to within 1/(N |sin(phi/2)|) of its limit
+        phases = (2 * pair[0], 2 * pair[1], pair[0] - pair[1], pair[0] + pair[1])
+        away = [abs(np.sin(p / 2)) for p in phases if abs(np.sin(p / 2)) > 1e-12]
+        room = 4 / (len(offsets) * min(away)) if away else 0.0
+        assert abs(np.mean(sums**2) - mean) < 1e-3 + room, (pair, np.mean(sums**2))
+        breaks = homework.verdict("decay-rms-break", pair)[0] == homework.CORRECT
+        assert breaks == (mean != 1.0), pair
 
 
 def test_not_attempted_and_bad_task_names():
