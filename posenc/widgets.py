@@ -304,11 +304,13 @@ def encoding_table(d: int, base: float, layout: str, n_positions: int) -> np.nda
     return core.encoding(np.arange(n_positions), d, base, layout)
 
 
-#: The most columns the heat map draws: 5 screen pixels each on its 320 px
-#: of axes at the design width, still 4 on a phone (0.81 of it). Drawn
-#: with fewer pixels, neighbouring columns blend: in the interleaved layout
-#: the slow pairs' sine (near 0) and cosine (near 1) columns would look like
-#: one flat block near 0.5, a value no column has.
+#: The most columns the heat map draws. With the gap (HEAT_MAP_GAP), 67
+#: columns share its 320 px of axes: at least 4.7 screen px each at the
+#: design width, 3.8 on a 390 px phone (0.81 of it) and 3.5 on the
+#: narrowest common phones (360 px, 0.75). Drawn with fewer pixels,
+#: neighbouring columns blend: in the interleaved layout the slow pairs'
+#: sine (near 0) and cosine (near 1) columns would look like one flat
+#: block near 0.5, a value no column has.
 HEAT_MAP_COLUMNS = 64
 #: Empty columns that mark where the heat map leaves columns out, and
 #: their colour (no value of the diverging map is grey).
@@ -390,9 +392,10 @@ class EncodingExplorer(Explorer):
     def draw(self, d: int, base: float, layout: str) -> None:
         table = encoding_table(d, base, layout, self.n_positions)
         self.ax.xaxis.label.set_text(_LAYOUT_LABELS[layout])
-        # Every drawn column is a band at least 4 screen pixels wide (see
-        # HEAT_MAP_COLUMNS): above 64 columns, the first 32 and the last 32
-        # are drawn, with a grey gap where the others are left out.
+        # Every drawn column is a band at least 4.7 screen px wide at the
+        # design width (see HEAT_MAP_COLUMNS): above 64 columns, the first
+        # 32 and the last 32 are drawn, with a grey gap where the others
+        # are left out.
         shown, index = heat_map_image(table)
         width = shown.shape[1]
         self.image.set_data(shown)

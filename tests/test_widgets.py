@@ -7,7 +7,7 @@ import pytest
 from test_plots import assert_readable
 
 import posenc
-from posenc import widgets
+from posenc import plots, widgets
 
 
 @pytest.fixture
@@ -50,19 +50,32 @@ def test_update_redraws_with_the_new_values(explorer, d, layout):
     assert ("sin" in label) and (("d/2" in label) == (layout == "halves"))
 
 
+#: Widths a figure is shown at, as a share of its design width: on the
+#: phone of the browser tests (tests/test_site.py SIZES, 390 px) and on the
+#: narrowest common phones (360 px: test_site_players.LEAST_SCALE, 0.75).
+DESIGN_PX = plots.FIGURE_WIDTH * plots.DESIGN_DPI
+PHONE, NARROWEST_PHONE = 390 / DESIGN_PX, 360 / DESIGN_PX
+
+
 @pytest.mark.parametrize("d", widgets.D_CHOICES)
 def test_every_column_of_the_heat_map_is_a_band_of_its_own(explorer, d):
     """At the design size (as the page shows it), every drawn column gets at
-    least 4.5 screen pixels, and the pixel at its centre has exactly the
-    colour of its value: no column blends with its neighbours. Drawn all at
-    once, at d = 512 the slow pairs' sine (near 0) and cosine (near 1)
-    columns came out as one flat block near 0.5."""
+    least 4.7 screen pixels of the axes' 320 (3.8 on a 390 px phone, 3.5 on
+    a 360 px one, as widgets.HEAT_MAP_COLUMNS says), and the pixel at its
+    centre has exactly the colour of its value: no column blends with its
+    neighbours. Drawn all at once, at d = 512 the slow pairs' sine (near 0)
+    and cosine (near 1) columns came out as one flat block near 0.5."""
     explorer.update(d=d, base=1e4, layout="interleaved")
     pixels = explorer.render()  # rows from the top, at DESIGN_DPI
     box = explorer.ax.get_window_extent()
     shown = np.ma.getdata(explorer.image.get_array())
     rows, width = shown.shape
-    assert box.width / width >= 4.5
+    assert round(box.width) == 320 and DESIGN_PX == 480
+    assert width == min(d, 64 + widgets.HEAT_MAP_GAP) <= 67
+    per_column = box.width / width
+    assert per_column >= 4.7
+    assert per_column * PHONE >= 3.8
+    assert per_column * NARROWEST_PHONE >= 3.5
     colours = explorer.image.cmap(explorer.image.norm(shown))[..., :3]
     for t in (10, 37, 90):  # rows away from the spines
         y = int(pixels.shape[0] - (box.y1 - (t + 0.5) * box.height / rows))
