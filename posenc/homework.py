@@ -11,8 +11,9 @@ notebook ends with ``check(task, answer)``, which prints one of
 and returns True only for a right answer. It never prints the expected
 value, and the expected values are not written in this file either: a
 number is stored as SHA-256 digests of the integers next to ``value /
-tolerance`` (salted with the task's name), so any answer within about a
-tolerance of the right one is accepted. The digests keep the answers from
+tolerance`` (salted with the task's name), so any answer within a
+tolerance of the right one is accepted, and none more than two tolerances
+from it. The digests keep the answers from
 being read at a glance, in the notebook or here; they do not keep them from
 anyone who searches: the salt is the task's name, which is public, and the
 answers are small integers, booleans or bins of a known width, so trying
@@ -28,6 +29,7 @@ through each, and runs the generated notebooks with their starter code.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import math
 import numbers
@@ -50,10 +52,12 @@ class Task:
 
     ``kind`` says what the answer is: "integer", "integers" (a tuple),
     "boolean", "number" (within ``tolerance``) or "property" (``test`` says
-    whether it holds). ``digests`` are the accepted answers' digests;
-    ``slips`` maps the digests of a known wrong answer to its own hint: for a
-    number, the bins about its exact value and about its usual roundings,
-    since that is what a student who makes the slip enters.
+    whether it holds). ``digests`` are the accepted answers' digests: for a
+    number, ``number_digests`` of its exact value (not of a rounding of it,
+    which would shift the window off centre). ``slips`` maps the digests of
+    a known wrong answer to its own hint: for a number, the bins about its
+    exact value and about its usual roundings, since that is what a student
+    who makes the slip enters.
     """
 
     name: str
@@ -105,9 +109,12 @@ def canonical(kind: str, answer: object, tolerance: float = 0.0) -> str | None:
 
 
 def number_digests(task: str, value: float, tolerance: float) -> frozenset[str]:
-    """Digests that accept any number within about ``tolerance`` of
-    ``value``: the bins of width ``tolerance`` around it. (Used to write the
-    digests below; the values themselves are not stored.)"""
+    """Digests that accept any number within ``tolerance`` of ``value``,
+    and none more than twice ``tolerance`` from it: the bin of width
+    ``tolerance`` that holds ``value`` and its two neighbours. ``value``
+    must be the exact value (made from a rounding of it, the window is off
+    centre and may miss answers within ``tolerance``). Used to write the
+    digests below; the values themselves are not stored."""
     centre = math.floor(value / tolerance)
     return frozenset(
         digest(task, str(bin_)) for bin_ in (centre - 1, centre, centre + 1)
@@ -151,41 +158,101 @@ def _clockwise_map(answer: object) -> bool:
     )
 
 
-#: A float cannot be a nonzero multiple of 2 pi: one this close to it (in
-#: relative terms, a few thousand rounding units) is read as that multiple.
-_MULTIPLE_RTOL = 1e-12
+#: No float is a nonzero multiple of 2 pi (pi is irrational), so an angle
+#: this close to one (an absolute distance, far below pi) is read as that
+#: multiple: k * 2 * np.pi, or 2 * (k * np.pi), lies within it of 2 pi k
+#: for every |k| up to 10^6 (at 10^6: 4.5e-10).
+_MULTIPLE_ATOL = 1e-9
+
+
+class AnswerForm(ValueError):
+    """Raised by a property test when the answer has the wrong form; its
+    message says what form the task wants."""
+
+
+@functools.cache
+def _two_pi() -> Fraction:
+    """2 pi to within 2^-1200, by Machin's formula pi = 16 arctan(1/5) -
+    4 arctan(1/239) in integers: enough for the distance of any float's
+    double (below 2^1025) to its nearest multiple of 2 pi."""
+    one = 1 << 1240
+
+    def arctan_inverse(x: int) -> int:  # arctan(1/x) * one, to ~300 units
+        term = total = one // x
+        n, sign = 1, 1
+        while term:
+            term //= x * x
+            n, sign = n + 2, -sign
+            total += sign * (term // n)
+        return total
+
+    return Fraction(2 * (16 * arctan_inverse(5) - 4 * arctan_inverse(239)), one)
 
 
 def _is_multiple_of_two_pi(value: Fraction) -> bool:
-    """Whether ``value`` (exact) is 0, or a float's nearness to k 2 pi."""
+    """Whether ``value`` (exact) is 0, or within ``_MULTIPLE_ATOL`` of a
+    nonzero multiple of 2 pi."""
     if value == 0:
         return True
-    turns = round(float(value) / (2 * math.pi))
-    target = 2 * math.pi * turns
-    return turns != 0 and abs(float(value) - target) <= _MULTIPLE_RTOL * abs(target)
+    turns = round(value / _two_pi())
+    return turns != 0 and abs(value - turns * _two_pi()) <= _MULTIPLE_ATOL
+
+
+def _two_reals(answer: object) -> tuple[Fraction, Fraction]:
+    """``answer`` as two exact numbers; AnswerForm if it is not two finite
+    real numbers in the floats' range (strings, booleans and complex
+    numbers are not)."""
+    form = AnswerForm(
+        "the answer is a tuple of two finite real numbers (floats or ints), "
+        "not strings or booleans."
+    )
+    if isinstance(answer, (str, bytes)):
+        raise form
+    try:
+        values = list(answer)
+    except TypeError:
+        raise form from None
+    if len(values) != 2:
+        raise form
+    exact = []
+    for value in values:
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+            raise form
+        try:  # ints are kept exact, within the floats' range
+            approximate = float(value)
+        except OverflowError:
+            raise form from None
+        if not math.isfinite(approximate):
+            raise form
+        if isinstance(value, numbers.Integral):
+            exact.append(Fraction(int(value)))
+        else:
+            exact.append(Fraction(approximate))
+    return exact[0], exact[1]
 
 
 def _breaks_rms_law(answer: object) -> bool:
     """Two frequencies (theta_0, theta_1) for which the long-run mean of
-    g(Delta)^2 = (cos Delta theta_0 + cos Delta theta_1)^2 over the integer
-    offsets is not N/2 = 1, decided exactly.
+    g(Delta)^2 = (cos Delta theta_0 + cos Delta theta_1)^2 over all the
+    integer offsets is not N/2 = 1.
 
     g^2 = 1 + cos(2 Delta theta_0)/2 + cos(2 Delta theta_1)/2
     + cos(Delta (theta_0 - theta_1)) + cos(Delta (theta_0 + theta_1)), and
     the long-run mean of cos(Delta phi) over the integers is 1 if phi is a
     multiple of 2 pi and 0 otherwise. So the mean is 1 plus non-negative
     terms, and it differs from 1 exactly when one of 2 theta_0, 2 theta_1,
-    theta_0 - theta_1, theta_0 + theta_1 is a multiple of 2 pi. The floats
-    are taken as the exact numbers they hold (so 1.0 and 1.0000001 are not
-    equal, and their mean is exactly 1); only a nonzero multiple of 2 pi,
-    which no float holds, is recognised within a relative 1e-12."""
-    try:
-        pair = np.asarray(answer, dtype=float)
-    except (TypeError, ValueError):
-        return False
-    if pair.shape != (2,) or not np.all(np.isfinite(pair)):
-        return False
-    first, second = (Fraction(float(value)) for value in pair)
+    theta_0 - theta_1, theta_0 + theta_1 is a multiple of 2 pi.
+
+    What "exactly" means for floats: the two numbers are taken as the exact
+    rationals they hold (so 1.0 and 1.0000001 are not equal, and their mean
+    is exactly 1), and 0 is decided exactly. No float, and no sum of two,
+    is a nonzero multiple of 2 pi, so there the check takes the intended
+    one: an angle within ``_MULTIPLE_ATOL`` = 1e-9 (absolute) of 2 pi k,
+    k != 0, counts as 2 pi k (the distance computed exactly, with 2 pi to
+    2^-1200). Anything farther is decided as the number it is: 2e13 is
+    0.586 from the nearest multiple, so (1e13, 0.3) does not break the
+    law. Strings, booleans and complex numbers are not accepted."""
+    first, second = _two_reals(answer)
     resonances = (2 * first, 2 * second, first - second, first + second)
     return any(_is_multiple_of_two_pi(value) for value in resonances)
 
@@ -325,9 +392,11 @@ TASKS: dict[str, Task] = {
                 "Put the three tokens before position 3 in each of their "
                 "6 orders. How many *different* rows 3 come out of one "
                 "masked layer (`causal_attention`), and how many of two "
-                "(`causal_layer` twice)? A tuple of two integers, e.g. "
-                "`(2, 5)`; copy the two functions from the chapter's "
-                "notebook."
+                "(`causal_layer` twice)? Count two rows as the same when "
+                "every entry agrees to within $10^{-12}$ "
+                "(`np.allclose(a, b, rtol=0, atol=1e-12)`). A tuple of two "
+                "integers, e.g. `(2, 5)`; copy the two functions from the "
+                "chapter's notebook."
             ),
             starter="answer = ...",
             hint=(
@@ -339,6 +408,22 @@ TASKS: dict[str, Task] = {
             kind="integers",
             digests=frozenset(
                 ["a8cc51b9f807f64de1c407f0a453aca7a56cad661fc65420e78f361d8d83d651"]
+            ),
+            # (2, 6) ... (5, 6): one layer's rows compared exactly
+            slips=dict.fromkeys(
+                [
+                    "cec8792aa16f9407b8a2ae6d4249c03078f0cf36bc0c166e1c7c2e970f81de13",
+                    "efbcae7000e5232f03d35fac956b8623c4703b51c6d811e0f8b2f2c7d8a42df0",
+                    "0981110d22949047a703b0e65618280be6614c5ddbbc581f05cd0ca2551dcc52",
+                    "2d7632455535468e7bb43c010aaffe5dd15b83ed480a57641d52a1302666dbd3",
+                ],
+                (
+                    "Did you compare the rows of one layer exactly? The same "
+                    "terms summed in another order can round differently, "
+                    "by about 1e-16: floating-point addition is not "
+                    "associative. Count rows that agree to within 1e-12 as "
+                    "the same."
+                ),
             ),
         ),
         _task(
@@ -441,9 +526,9 @@ TASKS: dict[str, Task] = {
             tolerance=0.001,
             digests=frozenset(
                 [
-                    "0cc3c87ff9c518101b29200c60d34c443c56f56f5ecd1b3abb2dbed29b3580b3",
                     "91c78890fe4688b11aa085139c49688debaa48fe2c4c7c4834273afdc14f9c6f",
                     "c0e81be33754211081e8b502fb0a28ea89568c9ff41082a9f133aeafc2d1251e",
+                    "d07432b623b7465c93e37319e3b4f12c9329ad9465388dcf338efce85df6b355",
                 ]
             ),
         ),
@@ -629,8 +714,11 @@ TASKS: dict[str, Task] = {
                 "Two frequencies $(\\theta_0, \\theta_1)$ for which the "
                 "long-run mean of $g(\\Delta)^2 = (\\cos\\Delta\\theta_0 + "
                 "\\cos\\Delta\\theta_1)^2$ is *not* $N/2 = 1$ (a tuple of "
-                "two floats). The check decides it exactly, for the mean "
-                "over all integer offsets, not over a finite stretch."
+                "two floats). The check decides it for the mean over all "
+                "integer offsets, not over a finite stretch, taking your "
+                "floats as the exact numbers they hold; since no float is "
+                "a nonzero multiple of $2\\pi$, a value within $10^{-9}$ of "
+                "one (such as `2 * np.pi`) counts as that multiple."
             ),
             starter="answer = ...",
             hint=(
@@ -703,7 +791,10 @@ def verdict(task: str, answer: object) -> tuple[str, str]:
     if answer is ... or answer is None:
         return NOT_ATTEMPTED, "not attempted: replace the ... with your answer."
     if spec.kind == "property":
-        ok = spec.test(answer)
+        try:
+            ok = spec.test(answer)
+        except AnswerForm as form:
+            return NOT_YET, f"not yet: {form}"
         return (CORRECT, "correct.") if ok else (NOT_YET, f"not yet. {spec.hint}")
     text = canonical(spec.kind, answer, spec.tolerance)
     if text is None:

@@ -11,15 +11,19 @@ from __future__ import annotations
 
 import contextlib
 import io
+import itertools
 import re
 import subprocess
 import sys
 from pathlib import Path
 
 import jupytext
+import mpmath
 import nbformat
 import numpy as np
 import pytest
+from scipy import special
+from scipy.optimize import brentq
 
 from posenc import homework
 
@@ -53,18 +57,26 @@ WRONG = {
     "encoding-max-distance": [11.3137, 9.52, 9.54],
     "encoding-inverse-permutation": [[0, 1, 2, 3, 4, 5, 6, 7], [0, 2, 4, 6, 1, 3]],
     "symmetry-maxpool": [False, 1],
-    "symmetry-causal": [(6, 6), (1, 1), (6, 1)],
+    "symmetry-causal": [(6, 6), (1, 1), (6, 1), (4, 6)],
     "symmetry-repeated": [(0, 1), (0, 2), (2, 1)],
     "taylor-rank": [511, 64, 512.0],
     "taylor-cosines": [-4.67733, 4.69, 0.0],
-    "complex-radii": [0.619, -0.60],
+    "complex-radii": [0.619, -0.60, -0.6212],
     "complex-clockwise": [[[0, 1], [1, 0]], [[1, 0], [0, 1]], [[2, 0], [0, -2]]],
     "decay-half": [177.549, 178.5, float("nan")],
     "decay-cube-exponent": [-1.0, -0.5, -0.3],
     "decay-cube-constant": [0.80, 0.76],
     "decay-rope-threshold": [43.7, 21.83],
     "decay-double-nyquist": [174.6, 177.78, 177.83],
-    "decay-rms-break": [(1.0, 2.0), (0.3, 0.7), "0.5, 0.5", (1.0, 1.0000001)],
+    "decay-rms-break": [
+        (1.0, 2.0),
+        (0.3, 0.7),
+        "0.5, 0.5",
+        (1.0, 1.0000001),
+        (1e13, 0.3),  # 2e13 is 0.586 from the nearest multiple of 2 pi
+        ("0.5", "0.5"),
+        (True, True),
+    ],
     "decay-linear-zero": [np.pi / 2, 3.15],
     "decay-linear-period": [64.0, 2 * np.pi * 64, 201.08],
 }
@@ -140,6 +152,8 @@ def _slip_values() -> dict[str, list]:
         "decay-half": [log_law, *(round(log_law, k) for k in (3, 2, 1))],
         "decay-cube-exponent": [-1, -1.0, -0.9995],
         "decay-double-nyquist": [delta_1, *(round(delta_1, k) for k in (3, 2, 1, 0))],
+        # one layer's rows compared exactly: rounding splits them
+        "symmetry-causal": [(2, 6), (3, 6), (4, 6), (5, 6)],
     }
 
 
@@ -198,6 +212,161 @@ def test_rms_break_resonances_are_the_long_run_mean():
         assert abs(np.mean(sums**2) - mean) < 1e-3 + room, (pair, np.mean(sums**2))
         breaks = homework.verdict("decay-rms-break", pair)[0] == homework.CORRECT
         assert breaks == (mean != 1.0), pair
+
+
+def _distance_to_multiple_of_two_pi(value: mpmath.mpf) -> tuple[float, int]:
+    """|value - 2 pi k| for the nearest k, and k (mpmath, 60 digits)."""
+    with mpmath.workdps(60):
+        turns = int(mpmath.nint(value / (2 * mpmath.pi)))
+        return float(abs(value - 2 * mpmath.pi * turns)), turns
+
+
+def _breaks_by_mpmath(pair) -> bool:
+    """The rule the prompt states, computed our own way: 2a, 2b, a - b or
+    a + b is 0, or within 1e-9 of a nonzero multiple of 2 pi."""
+    with mpmath.workdps(60):
+        a, b = (mpmath.mpf(float(x)) for x in pair)
+        for angle in (2 * a, 2 * b, a - b, a + b):
+            distance, turns = _distance_to_multiple_of_two_pi(angle)
+            if angle == 0 or (turns != 0 and distance <= 1e-9):
+                return True
+    return False
+
+
+def test_rms_break_reads_large_frequencies_as_they_are():
+    """A relative tolerance took every pair with |theta| above about 1.6e12
+    for a multiple of 2 pi; the bound is absolute, 1e-9."""
+    distance, _ = _distance_to_multiple_of_two_pi(mpmath.mpf(2e13))
+    assert distance > 0.5  # 2e13 is far from every multiple of 2 pi
+    assert homework.verdict("decay-rms-break", (1e13, 0.3))[0] == homework.NOT_YET
+    rng = np.random.default_rng(0)
+    pairs = [(x, 0.3) for x in rng.uniform(1e11, 2e11, 200)]
+    pairs += [tuple(rng.uniform(-1e15, 1e15, 2)) for _ in range(200)]
+    for pair in pairs:
+        breaks = homework.verdict("decay-rms-break", pair)[0] == homework.CORRECT
+        assert breaks == _breaks_by_mpmath(pair), pair
+
+
+@pytest.mark.parametrize(
+    "pair, breaks",
+    [
+        ((1e6 * np.pi, 0.3), True),  # 2 theta_0: 4.5e-10 from 2 pi 10^6
+        ((0.3, 2 * np.pi * 1e6 - 0.3), True),  # the sum: 2.6e-10 away
+        ((1e7 * np.pi, 0.3), False),  # 1.1e-9 away: taken as it is
+        ((np.pi + 2e-10, 0.3), True),  # 4e-10 from 2 pi: within 1e-9
+        ((np.pi + 1e-9, 0.3), False),  # 2e-9
+        ((2**1023, 2**1023), True),  # equal, at the top of the range
+        ((-(2.0**1023), 2.0**1023), True),  # sum 0
+    ],
+)
+def test_rms_break_counts_multiples_of_two_pi_within_1e_9(pair, breaks):
+    assert _breaks_by_mpmath(pair) == breaks  # the prompt's rule, ours
+    assert homework.verdict("decay-rms-break", pair)[0] == (
+        homework.CORRECT if breaks else homework.NOT_YET
+    )
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        ("0.5", "0.5"),
+        (True, True),
+        (np.True_, np.True_),
+        (0.5, "0.5"),
+        (1 + 0j, 1 + 0j),
+        (0.5,),
+        (0.5, 0.5, 0.5),
+        (float("nan"), 0.5),
+        (float("inf"), 0.5),
+        (10**400, 10**400),  # beyond the floats' range
+        "0.5, 0.5",
+        0.5,
+        np.array(["0.5", "0.5"]),
+    ],
+)
+def test_rms_break_wants_two_real_numbers(answer):
+    status, message = homework.verdict("decay-rms-break", answer)
+    assert status == homework.NOT_YET
+    assert "two finite real numbers" in message, message
+
+
+def test_two_pi_to_1200_bits():
+    exact = homework._two_pi()
+    with mpmath.workdps(400):
+        error = abs(mpmath.mpf(exact.numerator) / exact.denominator - 2 * mpmath.pi)
+        assert error < mpmath.mpf(2) ** -1200
+
+
+def _exact_values() -> dict[str, float]:
+    """Each number task's exact answer, computed here without posenc."""
+    with mpmath.workdps(30):
+        cube = float(mpmath.gamma(mpmath.mpf(4) / 3) * mpmath.cos(mpmath.pi / 6))
+    theta = 1e4 ** (-np.arange(0, 64, 2) / 64)  # d = 64, base 1e4
+    g = np.cos(np.outer(np.arange(1, 100_001), theta)).sum(axis=1)
+
+    def decay(x, base=1e5):  # (Ci(x) - Ci(x/base)) / ln(base)
+        return (special.sici(x)[1] - special.sici(x / base)[1]) / np.log(base)
+
+    return {
+        "encoding-max-distance": float(np.sqrt(64 - 2 * g).max()),
+        "taylor-cosines": float(np.cos(203 * theta).sum() / 2),
+        # (1.2)(1.0) cos 0.6 - (1.5)(1.3) cos 0.6
+        "complex-radii": -0.75 * np.cos(0.6),
+        "decay-half": brentq(lambda x: decay(x) - 0.5, 10, 1000, xtol=1e-12),
+        "decay-cube-exponent": -1 / 3,
+        "decay-cube-constant": cube,
+        "decay-rope-threshold": np.pi * 128 / np.log(1e4),
+        "decay-double-nyquist": 2 * np.pi / (1 - 1e4 ** (-2 / 512)),
+        "decay-linear-zero": np.pi,
+        "decay-linear-period": 64 * np.pi,
+    }
+
+
+def test_every_number_task_accepts_all_within_its_tolerance():
+    """The digests were made from the exact value: every answer within
+    the tolerance is accepted (complex-radii's, made from -0.619, rejected
+    -0.6200005), and none more than two tolerances away."""
+    exact = _exact_values()
+    numbers = {n for n, t in homework.TASKS.items() if t.kind == "number"}
+    assert set(exact) == numbers
+    for name, value in exact.items():
+        tolerance = homework.TASKS[name].tolerance
+        for step in np.linspace(-1, 1, 201):
+            answer = value + step * tolerance
+            assert homework.verdict(name, answer)[0] == homework.CORRECT, (
+                name,
+                answer,
+            )
+        for step in (-2.001, 2.001):
+            answer = value + step * tolerance
+            assert homework.verdict(name, answer)[0] == homework.NOT_YET, (
+                name,
+                answer,
+            )
+
+
+def test_causal_rows_differ_by_rounding_only():
+    """symmetry-causal's prompt and slip: one masked layer's rows 3, for
+    the six orders of the first three tokens, agree to within 1e-12 but
+    not always bit for bit (a masked softmax average written here, with
+    random weights)."""
+    assert "within $10^{-12}$" in homework.TASKS["symmetry-causal"].prompt
+    rng = np.random.default_rng(1)
+    d = 16
+    w_q, w_k, w_v = rng.normal(size=(3, d, d)) / np.sqrt(d)
+    counts = []
+    for _ in range(20):
+        tokens = rng.normal(size=(4, d))
+        rows = []
+        for before in itertools.permutations(range(3)):
+            x = tokens[[*before, 3]]
+            scores = (x[3] @ w_q) @ (x @ w_k).T / np.sqrt(d)
+            weights = np.exp(scores - scores.max())
+            rows.append(weights / weights.sum() @ (x @ w_v))
+        rows = np.array(rows)
+        assert np.abs(rows - rows[0]).max() < 1e-12
+        counts.append(len(np.unique(rows, axis=0)))
+    assert max(counts) > 1  # compared exactly, some rows differ
 
 
 def test_not_attempted_and_bad_task_names():
