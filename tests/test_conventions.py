@@ -4,15 +4,21 @@ table) and posenc.bugchecks (the checks).
 
 Every table function is compared, entry by entry, with a straightforward
 computation written from the description of the original code (``math.sin``
-of a scalar angle). Tolerances: entries of tables at positions below 1e3 are
-held to 1e-12 absolute (an angle t * theta computed by two routes differs by
-a few times |t| * 2**-53 < 1e-12); identities are held near 1e-9, the
-default tolerance of the checks.
+of a scalar angle). Six of them are also compared with the tables their
+original code computed (``tests/data/codebase_tables.json``, recorded by
+``tests/record_codebases.py``); the PyTorch tutorial and tensor2tensor are
+checked against the description only. Tolerances: entries of tables at
+positions below 1e3 are held to 1e-12 absolute (an angle t * theta computed
+by two routes differs by a few times |t| * 2**-53 < 1e-12), entries of the
+recorded float32 tables to the bound of ``float32_table_bound``; identities
+are held near 1e-9, the default tolerance of the checks.
 """
 
 from __future__ import annotations
 
+import json
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -672,3 +678,92 @@ def test_torch_frequencies_names_what_was_recorded():
         posenc.torch_frequencies("PyTorch tutorial", 128)
     with pytest.raises(ValueError, match="recorded:"):
         posenc.torch_frequencies("fairseq", 64)
+
+
+# ------------------------- the original code's tables (recorded in float32)
+
+CODEBASE_RECORDING = Path(__file__).parent / "data" / "codebase_tables.json"
+RECORDED = {  # name -> (restatement, row of the table read by position t)
+    "Annotated Transformer": (posenc.pytorch_tutorial, 0),
+    "DistilBERT": (posenc.distilbert, 0),
+    "Marian": (posenc.marian, 0),
+    "GPT-J": (posenc.gptj, 0),
+    "fairseq": (posenc.fairseq, 2),  # position t reads row t + 2
+    "Whisper": (posenc.whisper, 0),
+}
+
+
+@pytest.fixture(scope="module")
+def codebase_recording():
+    if not CODEBASE_RECORDING.exists() and Path(__file__).parent.name != "tests":
+        # tests/mutation.py runs this file alone, in a copy without tests/data
+        pytest.skip("the recording is in tests/data, not beside this copy")
+    return json.loads(CODEBASE_RECORDING.read_text())
+
+
+def _float32_rows(rows):
+    """A float32 table from rows of space-separated hex bit patterns."""
+    words = [[int(word, 16) for word in row.split()] for row in rows]
+    return np.array(words, dtype=np.uint32).view(np.float32)
+
+
+def float32_table_bound(rows, d, name):
+    """How far a float32 table of the code base may lie from the exact one.
+
+    The originals round the frequency theta_i in float32 with a relative
+    error below (2 ln(base) + 3) u, u = 2**-24 (an argument of exp of size
+    up to ln(base), itself a product of two rounded factors, then exp; or a
+    power and a division, 2.2 u), the angle t theta_i once more (u), and
+    the sine or cosine and its storage by at most 2 u absolute. So an entry
+    is within u (2 + (2 ln(base) + 4) t theta_i) of the exact value; the
+    float64 restatement adds nothing at this scale (< 1e-13).
+    """
+    convention = posenc.CONVENTIONS[name]
+    theta = posenc.CODEBASE_SCHEDULES[convention.schedule](d)
+    if convention.layout == "interleaved":
+        column_theta = np.repeat(theta, 2)
+    else:
+        column_theta = np.concatenate([theta, theta])
+    angle = np.abs(np.asarray(rows, dtype=float))[:, None] * column_theta
+    return 2.0**-24 * (2 + (2 * math.log(1e4) + 4) * angle)
+
+
+def test_the_recording_covers_the_six_runnable_code_bases(codebase_recording):
+    assert set(codebase_recording["tables"]) == set(RECORDED)
+    assert set(codebase_recording["sources"]) == set(RECORDED)
+    assert codebase_recording["dims"] == [8, 64]
+
+
+@pytest.mark.parametrize("name", RECORDED)
+def test_each_restatement_matches_what_the_original_code_computed(
+    name, codebase_recording
+):
+    function, first_row = RECORDED[name]
+    rows = np.array(codebase_recording["rows"])
+    for d in codebase_recording["dims"]:
+        theirs = _float32_rows(codebase_recording["tables"][name][str(d)])
+        assert theirs.shape == (len(rows), d)
+        if name == "fairseq":  # row padding_idx = 1 is zeroed for padding
+            assert np.all(theirs[rows == 1] == 0)
+            theirs, rows_d = theirs[rows != 1], rows[rows != 1]
+        else:
+            rows_d = rows
+        ours = function(rows_d - first_row, d)
+        excess = np.abs(ours - theirs) / float32_table_bound(rows_d, d, name)
+        assert excess.max() <= 1, (name, d, excess.max())
+
+
+def test_a_config_asking_for_the_table_got_it_only_with_the_2019_guard(
+    codebase_recording,
+):
+    """DistilBERT's _init_weights run on a position embedding holding the
+    table: with the guard (transformers 2.1.1) row 1, column 0 is still
+    sin 1; without it (4.39.3) it is a random N(0, 0.02) draw, and the
+    weight stays frozen either way."""
+    init = codebase_recording["distilbert_init"]
+    kept = _float32_rows([init["guarded"]["row1_col0"]])[0, 0]
+    lost = _float32_rows([init["unguarded"]["row1_col0"]])[0, 0]
+    assert abs(kept - math.sin(1)) <= 2.0**-24  # float32 rounding of sin 1
+    assert abs(lost - math.sin(1)) > 0.5 and abs(lost) < 0.1
+    assert not init["guarded"]["requires_grad"]
+    assert not init["unguarded"]["requires_grad"]

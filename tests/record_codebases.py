@@ -1,0 +1,223 @@
+"""Run the original encoding code of six code bases and record its tables
+(writes ``tests/data/codebase_tables.json``).
+
+The chapter "The encoding in real code" restates each code base in numpy
+(``posenc.codebases``); ``tests/test_conventions.py`` checks those
+restatements against this recording. PyTorch is not a dependency of the
+book and the originals are not copied into it: this script reads each
+original function from its own source file, compiles that one function or
+class (``ast``, nothing else of the file is run, so no package needs to be
+installed but torch and numpy), calls it, and records the table it returns
+as float32 bit patterns (hex), at widths ``DIMS`` and rows ``ROWS``.
+
+Sources used for the committed recording (PyTorch 2.13.0+cpu, numpy 2.4.6,
+in ``/tmp/torchvenv``)::
+
+    # git snapshots, one file each
+    git -C <mirror of harvardnlp/annotated-transformer> archive \\
+        debc9fd747bb2123160a98046ad1c2d4da44a567 the_annotated_transformer.py \\
+        | tar -x -C src/annotated-transformer
+    git -C <mirror of facebookresearch/fairseq> archive \\
+        3d262bb25690e4eb2e7d3c1309b1e9c406ca4b99 \\
+        fairseq/modules/sinusoidal_positional_embedding.py | tar -x -C src/fairseq
+    git -C <mirror of openai/whisper> archive \\
+        c0d2f624c09dc18e709e37c2ad90c039a4eb72a2 whisper/model.py \\
+        | tar -x -C src/whisper
+    # Hugging Face Transformers, released wheels unpacked (no install)
+    pip download --no-deps transformers==5.24.0 transformers==4.39.3 \\
+        transformers==2.1.1   # then unzip each into src/transformers-<version>
+
+    python tests/record_codebases.py --annotated src/annotated-transformer \\
+        --fairseq src/fairseq --whisper src/whisper \\
+        --transformers src/transformers-5.24.0 \\
+        --transformers-guarded src/transformers-2.1.1 \\
+        --transformers-unguarded src/transformers-4.39.3 \\
+        > tests/data/codebase_tables.json
+
+Not recorded: the PyTorch tutorial (``pytorch/tutorials`` was too large to
+fetch here) and tensor2tensor (TensorFlow, not installed here); the tests
+check those two restatements only against the chapter's description.
+
+Besides the tables, DistilBERT's ``_init_weights`` of transformers 2.1.1
+(with the 2019 guard ``if module.weight.requires_grad``) and of 4.39.3
+(without it; transformers#29813 restored the table in 4.40.0) is applied
+to a position embedding that holds the sinusoidal table, as ``post_init``
+does to a model built from a configuration with ``sinusoidal_pos_embds``:
+the recording keeps row 1, column 0 (sin 1 if the table survives) and
+whether the weight still trains.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import hashlib
+import json
+import math
+import platform
+import types
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+
+DIMS = (8, 64)
+ROWS = (0, 1, 2, 3, 17, 100, 511)
+N_ROWS = max(ROWS) + 1
+HF = "transformers/models/"
+#: Where the committed recording's sources came from (see the docstring).
+ORIGINS = {
+    "Annotated Transformer": "harvardnlp/annotated-transformer@debc9fd7",
+    "DistilBERT": "transformers 5.24.0 (wheel)",
+    "Marian": "transformers 5.24.0 (wheel)",
+    "GPT-J": "transformers 5.24.0 (wheel)",
+    "fairseq": "facebookresearch/fairseq@3d262bb2",
+    "Whisper": "openai/whisper@c0d2f624",
+    "guarded": "transformers 2.1.1 (wheel)",
+    "unguarded": "transformers 4.39.3 (wheel)",
+}
+
+
+def load(path: Path, name: str) -> object:
+    """Compile the top-level function or class ``name`` of ``path`` alone
+    and return it (its module's names: numpy, torch, nn, math)."""
+    tree = ast.parse(path.read_text(), str(path))
+    nodes = [
+        node
+        for node in tree.body
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node.name == name
+    ]
+    assert len(nodes) == 1, (path, name)
+    namespace = {"np": np, "torch": torch, "nn": nn, "math": math}
+    module = ast.Module(body=nodes, type_ignores=[])
+    exec(compile(module, str(path), "exec"), namespace)
+    return namespace[name]
+
+
+def method(path: Path, cls: str, name: str) -> object:
+    """Compile method ``name`` of class ``cls`` of ``path`` as a function."""
+    tree = ast.parse(path.read_text(), str(path))
+    (klass,) = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == cls]
+    (node,) = [
+        n for n in klass.body if isinstance(n, ast.FunctionDef) and n.name == name
+    ]
+    namespace = {"np": np, "torch": torch, "nn": nn, "math": math}
+    exec(
+        compile(ast.Module(body=[node], type_ignores=[]), str(path), "exec"), namespace
+    )
+    return namespace[name]
+
+
+def words(table: torch.Tensor) -> list[str]:
+    """Rows ``ROWS`` of a float32 table as hex bit patterns, one string a row."""
+    array = table.detach().numpy()
+    assert array.dtype == np.float32 and array.shape[0] == N_ROWS
+    return [" ".join(f"{w:08x}" for w in array[r].view(np.uint32)) for r in ROWS]
+
+
+def tables(args: argparse.Namespace) -> dict[str, tuple[Path, object]]:
+    """name -> (source file, function of d returning the whole table)."""
+    annotated = args.annotated / "the_annotated_transformer.py"
+    fairseq = args.fairseq / "fairseq/modules/sinusoidal_positional_embedding.py"
+    whisper = args.whisper / "whisper/model.py"
+    hf = args.transformers
+    distilbert = hf / HF / "distilbert/modeling_distilbert.py"
+    marian = hf / HF / "marian/modeling_marian.py"
+    gptj = hf / HF / "gptj/modeling_gptj.py"
+
+    def annotated_table(d):
+        encoding = load(annotated, "PositionalEncoding")(d, 0.0, max_len=N_ROWS)
+        return encoding.pe[0]
+
+    def distilbert_table(d):
+        out = torch.empty(N_ROWS, d)
+        return load(distilbert, "_create_sinusoidal_embeddings")(N_ROWS, d, out)
+
+    def marian_table(d):
+        return load(marian, "MarianSinusoidalPositionalEmbedding")(
+            N_ROWS, d
+        ).create_weight()
+
+    def fairseq_table(d):  # fairseq's default dictionary: padding index 1
+        get_embedding = method(
+            fairseq, "SinusoidalPositionalEmbedding", "get_embedding"
+        )
+        return get_embedding(N_ROWS, d, padding_idx=1)
+
+    return {
+        "Annotated Transformer": (annotated, annotated_table),
+        "DistilBERT": (distilbert, distilbert_table),
+        "Marian": (marian, marian_table),
+        "GPT-J": (gptj, lambda d: load(gptj, "create_sinusoidal_positions")(N_ROWS, d)),
+        "fairseq": (fairseq, fairseq_table),
+        "Whisper": (whisper, lambda d: load(whisper, "sinusoids")(N_ROWS, d)),
+    }
+
+
+def distilbert_init(root: Path, create: str, kind: str) -> dict:
+    """Apply ``_init_weights`` of the DistilBERT in ``root`` to a position
+    embedding holding the table (built by ``create`` of the same file)."""
+    path = root / "transformers" / "modeling_distilbert.py"
+    if not path.exists():
+        path = root / HF / "distilbert/modeling_distilbert.py"
+    torch.manual_seed(0)
+    embedding = nn.Embedding(512, 768)
+    # 2.1.1 writes into the weight before it sets requires_grad = False,
+    # which PyTorch 2.13 refuses outside no_grad (the values are the same)
+    with torch.no_grad():
+        load(path, create)(n_pos=512, dim=768, out=embedding.weight)
+    init_weights = method(path, "DistilBertPreTrainedModel", "_init_weights")
+    config = types.SimpleNamespace(initializer_range=0.02)
+    init_weights(types.SimpleNamespace(config=config), embedding)
+    value = embedding.weight[1, 0].detach().numpy().astype(np.float32)
+    return {
+        "origin": ORIGINS[kind],
+        "file": str(path.relative_to(root)),
+        "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
+        "row1_col0": f"{int(value.view(np.uint32)):08x}",
+        "requires_grad": bool(embedding.weight.requires_grad),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    for flag in ("annotated", "fairseq", "whisper", "transformers"):
+        parser.add_argument(f"--{flag}", type=Path, required=True)
+    parser.add_argument("--transformers-guarded", type=Path, required=True)
+    parser.add_argument("--transformers-unguarded", type=Path, required=True)
+    args = parser.parse_args()
+    record = {
+        "torch": torch.__version__,
+        "numpy": np.__version__,
+        "platform": f"{platform.system()} {platform.machine()}",
+        "dims": list(DIMS),
+        "rows": list(ROWS),
+        "sources": {},
+        "tables": {},
+    }
+    for name, (path, table) in tables(args).items():
+        root = next(p for p in path.parents if p.name and p in _roots(args))
+        record["sources"][name] = {
+            "origin": ORIGINS[name],
+            "file": str(path.relative_to(root)),
+            "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
+        }
+        record["tables"][name] = {str(d): words(table(d)) for d in DIMS}
+    record["distilbert_init"] = {
+        "guarded": distilbert_init(
+            args.transformers_guarded, "create_sinusoidal_embeddings", "guarded"
+        ),
+        "unguarded": distilbert_init(
+            args.transformers_unguarded, "_create_sinusoidal_embeddings", "unguarded"
+        ),
+    }
+    print(json.dumps(record, indent=1))
+
+
+def _roots(args: argparse.Namespace) -> set[Path]:
+    return {args.annotated, args.fairseq, args.whisper, args.transformers}
+
+
+if __name__ == "__main__":
+    main()
