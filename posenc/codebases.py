@@ -9,7 +9,10 @@ builds its table of position encodings; the original is named in
 another position (fairseq) adds that offset itself. The two frequency
 schedules in use are :data:`CODEBASE_SCHEDULES`. These restatements compute
 in float64; what PyTorch's float32 arithmetic gives for the frequencies of
-two of them was recorded once (:func:`torch_frequencies`).
+two of them was recorded once (:func:`torch_frequencies`). Six restatements
+are checked against tables their original code computed
+(``tests/record_codebases.py``); the PyTorch tutorial and tensor2tensor
+only against their descriptions.
 
 Reading a table of numbers is :mod:`posenc.measure`; checks for the slips
 that shipped are :mod:`posenc.bugchecks`. Derived in the chapter "The

@@ -24,27 +24,28 @@ in ``/tmp/torchvenv``)::
         c0d2f624c09dc18e709e37c2ad90c039a4eb72a2 whisper/model.py \\
         | tar -x -C src/whisper
     # Hugging Face Transformers, released wheels unpacked (no install)
-    pip download --no-deps transformers==5.24.0 transformers==4.39.3 \\
-        transformers==2.1.1   # then unzip each into src/transformers-<version>
+    pip download --no-deps transformers==5.24.0   # and 4.40.0, 4.39.3, 2.1.1;
+    # unzip each into src/transformers-<version>
 
     python tests/record_codebases.py --annotated src/annotated-transformer \\
         --fairseq src/fairseq --whisper src/whisper \\
         --transformers src/transformers-5.24.0 \\
         --transformers-guarded src/transformers-2.1.1 \\
         --transformers-unguarded src/transformers-4.39.3 \\
+        --transformers-fixed src/transformers-4.40.0 \\
         > tests/data/codebase_tables.json
 
 Not recorded: the PyTorch tutorial (``pytorch/tutorials`` was too large to
 fetch here) and tensor2tensor (TensorFlow, not installed here); the tests
 check those two restatements only against the chapter's description.
 
-Besides the tables, DistilBERT's ``_init_weights`` of transformers 2.1.1
-(with the 2019 guard ``if module.weight.requires_grad``) and of 4.39.3
-(without it; transformers#29813 restored the table in 4.40.0) is applied
-to a position embedding that holds the sinusoidal table, as ``post_init``
-does to a model built from a configuration with ``sinusoidal_pos_embds``:
-the recording keeps row 1, column 0 (sin 1 if the table survives) and
-whether the weight still trains.
+Besides the tables, DistilBERT's position embedding is built as each of
+three releases builds it for a configuration with ``sinusoidal_pos_embds``
+and initialised by that release's own ``_init_weights``, as ``post_init``
+does: 2.1.1 (with the 2019 guard ``if module.weight.requires_grad``),
+4.39.3 (without it) and 4.40.0 (transformers#29813, which writes the table
+in ``_init_weights``). The recording keeps row 1, column 0 (sin 1 if the
+table survives) and whether the weight still trains.
 """
 
 from __future__ import annotations
@@ -76,12 +77,13 @@ ORIGINS = {
     "Whisper": "openai/whisper@c0d2f624",
     "guarded": "transformers 2.1.1 (wheel)",
     "unguarded": "transformers 4.39.3 (wheel)",
+    "fixed": "transformers 4.40.0 (wheel)",
 }
 
 
-def load(path: Path, name: str) -> object:
+def load(path: Path, name: str, **names: object) -> object:
     """Compile the top-level function or class ``name`` of ``path`` alone
-    and return it (its module's names: numpy, torch, nn, math)."""
+    and return it (its module's names: numpy, torch, nn, math, ``names``)."""
     tree = ast.parse(path.read_text(), str(path))
     nodes = [
         node
@@ -89,20 +91,20 @@ def load(path: Path, name: str) -> object:
         if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node.name == name
     ]
     assert len(nodes) == 1, (path, name)
-    namespace = {"np": np, "torch": torch, "nn": nn, "math": math}
+    namespace = {"np": np, "torch": torch, "nn": nn, "math": math, **names}
     module = ast.Module(body=nodes, type_ignores=[])
     exec(compile(module, str(path), "exec"), namespace)
     return namespace[name]
 
 
-def method(path: Path, cls: str, name: str) -> object:
+def method(path: Path, cls: str, name: str, **names: object) -> object:
     """Compile method ``name`` of class ``cls`` of ``path`` as a function."""
     tree = ast.parse(path.read_text(), str(path))
     (klass,) = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == cls]
     (node,) = [
         n for n in klass.body if isinstance(n, ast.FunctionDef) and n.name == name
     ]
-    namespace = {"np": np, "torch": torch, "nn": nn, "math": math}
+    namespace = {"np": np, "torch": torch, "nn": nn, "math": math, **names}
     exec(
         compile(ast.Module(body=[node], type_ignores=[]), str(path), "exec"), namespace
     )
@@ -155,28 +157,66 @@ def tables(args: argparse.Namespace) -> dict[str, tuple[Path, object]]:
     }
 
 
-def distilbert_init(root: Path, create: str, kind: str) -> dict:
-    """Apply ``_init_weights`` of the DistilBERT in ``root`` to a position
-    embedding holding the table (built by ``create`` of the same file)."""
+def distilbert_init(root: Path, kind: str) -> dict:
+    """Build DistilBERT's position embedding as the file in ``root`` does
+    for a configuration with ``sinusoidal_pos_embds``, then initialise it
+    as ``post_init`` does (``apply`` of ``_init_weights``, children first).
+
+    ``Embeddings`` is a stand-in holding only the position embedding; it
+    writes the table at construction where the file's ``Embeddings`` does
+    (up to 4.39.3), and ``_init_weights`` is the file's own.
+    """
     path = root / "transformers" / "modeling_distilbert.py"
     if not path.exists():
         path = root / HF / "distilbert/modeling_distilbert.py"
+    tree = ast.parse(path.read_text())
+    (klass,) = [
+        n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Embeddings"
+    ]
+    writes_at_construction = "create_sinusoidal_embeddings" in ast.unparse(klass)
+    create = load(
+        path, "create_sinusoidal_embeddings", is_deepspeed_zero3_enabled=lambda: False
+    )
+    if "_create_sinusoidal_embeddings" in path.read_text():
+        create.__globals__["_create_sinusoidal_embeddings"] = load(
+            path, "_create_sinusoidal_embeddings"
+        )
+    config = types.SimpleNamespace(
+        initializer_range=0.02,
+        sinusoidal_pos_embds=True,
+        max_position_embeddings=512,
+        dim=768,
+    )
+
+    class Embeddings(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.position_embeddings = nn.Embedding(512, 768)
+            if writes_at_construction:
+                # 2.1.1 writes into the weight before it sets requires_grad
+                # = False, which PyTorch 2.13 refuses outside no_grad
+                with torch.no_grad():
+                    create(n_pos=512, dim=768, out=self.position_embeddings.weight)
+
     torch.manual_seed(0)
-    embedding = nn.Embedding(512, 768)
-    # 2.1.1 writes into the weight before it sets requires_grad = False,
-    # which PyTorch 2.13 refuses outside no_grad (the values are the same)
-    with torch.no_grad():
-        load(path, create)(n_pos=512, dim=768, out=embedding.weight)
-    init_weights = method(path, "DistilBertPreTrainedModel", "_init_weights")
-    config = types.SimpleNamespace(initializer_range=0.02)
-    init_weights(types.SimpleNamespace(config=config), embedding)
-    value = embedding.weight[1, 0].detach().numpy().astype(np.float32)
+    embeddings = Embeddings()
+    init_weights = method(
+        path,
+        "DistilBertPreTrainedModel",
+        "_init_weights",
+        Embeddings=Embeddings,
+        create_sinusoidal_embeddings=create,
+    )
+    model = types.SimpleNamespace(config=config)
+    embeddings.apply(lambda module: init_weights(model, module))
+    weight = embeddings.position_embeddings.weight
+    value = weight[1, 0].detach().numpy().astype(np.float32)
     return {
         "origin": ORIGINS[kind],
         "file": str(path.relative_to(root)),
         "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
         "row1_col0": f"{int(value.view(np.uint32)):08x}",
-        "requires_grad": bool(embedding.weight.requires_grad),
+        "requires_grad": bool(weight.requires_grad),
     }
 
 
@@ -186,6 +226,7 @@ def main() -> None:
         parser.add_argument(f"--{flag}", type=Path, required=True)
     parser.add_argument("--transformers-guarded", type=Path, required=True)
     parser.add_argument("--transformers-unguarded", type=Path, required=True)
+    parser.add_argument("--transformers-fixed", type=Path, required=True)
     args = parser.parse_args()
     record = {
         "torch": torch.__version__,
@@ -205,12 +246,9 @@ def main() -> None:
         }
         record["tables"][name] = {str(d): words(table(d)) for d in DIMS}
     record["distilbert_init"] = {
-        "guarded": distilbert_init(
-            args.transformers_guarded, "create_sinusoidal_embeddings", "guarded"
-        ),
-        "unguarded": distilbert_init(
-            args.transformers_unguarded, "_create_sinusoidal_embeddings", "unguarded"
-        ),
+        "guarded": distilbert_init(args.transformers_guarded, "guarded"),
+        "unguarded": distilbert_init(args.transformers_unguarded, "unguarded"),
+        "fixed": distilbert_init(args.transformers_fixed, "fixed"),
     }
     print(json.dumps(record, indent=1))
 

@@ -753,17 +753,42 @@ def test_each_restatement_matches_what_the_original_code_computed(
         assert excess.max() <= 1, (name, d, excess.max())
 
 
-def test_a_config_asking_for_the_table_got_it_only_with_the_2019_guard(
+def test_a_config_asking_for_the_table_got_it_only_with_the_guard_or_fix(
     codebase_recording,
 ):
-    """DistilBERT's _init_weights run on a position embedding holding the
-    table: with the guard (transformers 2.1.1) row 1, column 0 is still
-    sin 1; without it (4.39.3) it is a random N(0, 0.02) draw, and the
-    weight stays frozen either way."""
+    """DistilBERT's position embedding built for sinusoidal_pos_embds and
+    initialised by each release's own _init_weights: with the 2019 guard
+    (transformers 2.1.1) and after transformers#29813 (4.40.0) row 1,
+    column 0 is sin 1; without the guard (4.39.3) it is a random
+    N(0, 0.02) draw; the weight is frozen in all three."""
     init = codebase_recording["distilbert_init"]
-    kept = _float32_rows([init["guarded"]["row1_col0"]])[0, 0]
-    lost = _float32_rows([init["unguarded"]["row1_col0"]])[0, 0]
-    assert abs(kept - math.sin(1)) <= 2.0**-24  # float32 rounding of sin 1
-    assert abs(lost - math.sin(1)) > 0.5 and abs(lost) < 0.1
-    assert not init["guarded"]["requires_grad"]
-    assert not init["unguarded"]["requires_grad"]
+    value = {
+        kind: _float32_rows([entry["row1_col0"]])[0, 0] for kind, entry in init.items()
+    }
+    assert set(value) == {"guarded", "unguarded", "fixed"}
+    for kind in ("guarded", "fixed"):
+        assert abs(value[kind] - math.sin(1)) <= 2.0**-24  # float32 rounding
+    assert abs(value["unguarded"] - math.sin(1)) > 0.5
+    assert abs(value["unguarded"]) < 0.1  # 5 standard deviations
+    assert not any(entry["requires_grad"] for entry in init.values())
+
+
+def test_the_chapter_names_what_the_recording_checks(codebase_recording):
+    """real_code.md says which restatements are checked against a recording
+    of the original code and which against the transcription only."""
+    chapter = Path(__file__).parents[1] / "book" / "real_code.md"
+    text = " ".join(chapter.read_text().split())
+    start = text.index("Six of them are also compared")
+    recorded, unrecorded = text[start:].split("The PyTorch tutorial's", 1)
+    unrecorded = unrecorded[: unrecorded.index("transcription only.)")]
+    names = set(posenc.CONVENTIONS) - {"paper"}
+    assert {n for n in names if n in recorded} == set(codebase_recording["tables"])
+    assert "tensor2tensor" in unrecorded
+    assert (
+        set(codebase_recording["tables"])
+        | {
+            "PyTorch tutorial",
+            "tensor2tensor",
+        }
+        == names
+    )
