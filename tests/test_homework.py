@@ -15,6 +15,7 @@ import itertools
 import re
 import subprocess
 import sys
+from fractions import Fraction
 from pathlib import Path
 
 import jupytext
@@ -214,34 +215,37 @@ def test_rms_break_resonances_are_the_long_run_mean():
         assert breaks == (mean != 1.0), pair
 
 
-def _distance_to_multiple_of_two_pi(value: mpmath.mpf) -> tuple[float, int]:
-    """|value - 2 pi k| for the nearest k, and k (mpmath, 60 digits)."""
-    with mpmath.workdps(60):
-        turns = int(mpmath.nint(value / (2 * mpmath.pi)))
-        return float(abs(value - 2 * mpmath.pi * turns)), turns
+def _distance_to_multiple_of_two_pi(value: Fraction) -> tuple[float, int]:
+    """|value - 2 pi k| for the nearest k, and k (mpmath, with 40 digits
+    after the point whatever the size of ``value``)."""
+    digits = len(str(abs(int(value)))) + 40
+    with mpmath.workdps(digits):
+        exact = mpmath.mpf(value.numerator) / value.denominator
+        turns = int(mpmath.nint(exact / (2 * mpmath.pi)))
+        return float(abs(exact - 2 * mpmath.pi * turns)), turns
 
 
 def _breaks_by_mpmath(pair) -> bool:
     """The rule the prompt states, computed our own way: 2a, 2b, a - b or
     a + b is 0, or within 1e-9 of a nonzero multiple of 2 pi."""
-    with mpmath.workdps(60):
-        a, b = (mpmath.mpf(float(x)) for x in pair)
-        for angle in (2 * a, 2 * b, a - b, a + b):
-            distance, turns = _distance_to_multiple_of_two_pi(angle)
-            if angle == 0 or (turns != 0 and distance <= 1e-9):
-                return True
+    a, b = (Fraction(float(x)) for x in pair)
+    for angle in (2 * a, 2 * b, a - b, a + b):
+        distance, turns = _distance_to_multiple_of_two_pi(angle)
+        if angle == 0 or (turns != 0 and distance <= 1e-9):
+            return True
     return False
 
 
 def test_rms_break_reads_large_frequencies_as_they_are():
     """A relative tolerance took every pair with |theta| above about 1.6e12
     for a multiple of 2 pi; the bound is absolute, 1e-9."""
-    distance, _ = _distance_to_multiple_of_two_pi(mpmath.mpf(2e13))
+    distance, _ = _distance_to_multiple_of_two_pi(Fraction(2e13))
     assert distance > 0.5  # 2e13 is far from every multiple of 2 pi
     assert homework.verdict("decay-rms-break", (1e13, 0.3))[0] == homework.NOT_YET
     rng = np.random.default_rng(0)
     pairs = [(x, 0.3) for x in rng.uniform(1e11, 2e11, 200)]
     pairs += [tuple(rng.uniform(-1e15, 1e15, 2)) for _ in range(200)]
+    pairs += [tuple(rng.uniform(-1e300, 1e300, 2)) for _ in range(50)]
     for pair in pairs:
         breaks = homework.verdict("decay-rms-break", pair)[0] == homework.CORRECT
         assert breaks == _breaks_by_mpmath(pair), pair
