@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import functools
 import math
+from decimal import Context, Decimal, localcontext
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -60,7 +61,9 @@ __all__ = [
 SCALING_METHODS = ("none", "linear", "ntk", "dynamic", "yarn", "llama3")
 
 #: Relative accuracy of :func:`min_base`: the base it returns passes, and
-#: every base more than a factor exp(MIN_BASE_RTOL) below it fails.
+#: every base more than a factor exp(MIN_BASE_RTOL) below it fails (or it
+#: raises ``ArithmeticError``: a sum within 1e-30 of zero, or a scan that
+#: stalls).
 MIN_BASE_RTOL = 1e-9
 
 
@@ -405,16 +408,16 @@ def min_base(context: int, d: int) -> float:
       such length over the offsets :math:`m` tried (the computed sums are
       given an error :math:`\varepsilon`, below);
     * when the step falls below :data:`MIN_BASE_RTOL` the base
-      :math:`e^{u + \text{MIN\_BASE\_RTOL}}` is tried; if all its sums are
-      at least :math:`\varepsilon` it is returned, else the steps go on;
-    * every base in :math:`[1, e^u)` then fails, so the smallest good base
-      lies within a factor :math:`e^{\text{MIN\_BASE\_RTOL}}` below the
-      answer, which passes. Only if no sum at :math:`u` is below
-      :math:`-\varepsilon` and the trial does not pass either (a sum whose
-      slope in :math:`u` is so small that rounding hides its sign, as for
-      :math:`d = 4`) is the trial moved out by factors of 4 until it passes,
-      and the bracket is that much wider (an ``ArithmeticError`` if a trial
-      fails beyond doubt);
+      :math:`b` = ``math.exp(u + 0.999999 MIN_BASE_RTOL)`` is tried; if every
+      sum at :math:`b` is at least its error (below), so proved
+      non-negative, it is returned, else the steps go on;
+    * every base in :math:`[1, e^u)` then fails, so every base more than a
+      factor :math:`e^{\text{MIN\_BASE\_RTOL}}` below the answer fails, and
+      the answer passes. The bracket is never wider: where it cannot be
+      decided, ``ArithmeticError`` is raised (a sum within :math:`10^{-30}`
+      of zero; a step that no longer moves :math:`u` in float64; nothing
+      proved to fail at :math:`u` while :math:`b` fails); none has occurred
+      in the tests or the chapters;
     * the start: for ``context >= 2`` the scan starts at base 1 (all
       :math:`\theta_i = 1`, :math:`B(2) = (d/2)\cos 2 < 0`); a base that
       fails for a length :math:`L'` fails for every :math:`L > L'`, so for
@@ -429,8 +432,16 @@ def min_base(context: int, d: int) -> float:
     given the error :math:`\varepsilon = 2^{-45} L\sum_i\theta_i +
     10^{-12}\,d/2`, which covers :func:`cosine_sums`' tested bound and the
     rounding of :math:`\theta_i = e^{-w_i u}` (a relative few
-    :math:`2^{-53}(1 + w_i u)`). Derived in the chapter "How far the
-    encoding reaches".
+    :math:`2^{-53}(1 + w_i u)`). A sum within :math:`\varepsilon` of zero,
+    whose sign float64 leaves unsure, is recomputed in 60-digit decimals
+    (error below :math:`10^{-30}`), for :math:`e^u` itself or for the float
+    :math:`b` that would be returned. That matters where the sums near the
+    answer are tiny: for :math:`d = 4`, :math:`L = 600` the smallest base is
+    :math:`1.3869\times10^{14}`, set by the offset 355 (:math:`355 - 113\pi
+    = 3\times10^{-5}`), where :math:`g` is a few :math:`10^{-12}` at 1.01
+    times it, below :math:`\varepsilon`; deciding by :math:`\varepsilon`
+    alone returned :math:`1.74\times10^{14}`, 25.5% too high. Derived in the
+    chapter "How far the encoding reaches".
     """
     context = check_count(context, "context", at_least=1)
     d = check_dimension(d)
@@ -451,8 +462,8 @@ def _lipschitz(offsets: NDArray, theta: NDArray, weights: NDArray) -> NDArray:
 @functools.lru_cache(maxsize=256)
 def _min_base_bracket(context: int, d: int) -> tuple[float, float]:
     """``(low, high)`` in u = ln(base): every base below e^low fails (proved),
-    e^high passes; high - low is MIN_BASE_RTOL, or 4^k times it where
-    rounding hides the sign of the sums (see :func:`min_base`)."""
+    the float base math.exp(high) passes, and its logarithm is at most
+    low + MIN_BASE_RTOL (see :func:`min_base`)."""
     if context == 1:
         return 0.0, 0.0
     u = _min_base_bracket(context // 2, d)[0] if context >= 4 else 0.0
@@ -463,8 +474,9 @@ def _min_base_bracket(context: int, d: int) -> tuple[float, float]:
 
     def steps(sums, at, theta, error):
         """Proved steps from the offsets ``at`` with a negative sum."""
-        negative = sums < -error
-        gap = -sums[negative] - error
+        sums, errors = _settle(sums, at, error, d, lambda: Decimal(u))
+        negative = sums < -errors
+        gap = -sums[negative] - errors[negative]
         return at[negative], gap / _lipschitz(at[negative], theta, weights)
 
     while True:
@@ -481,20 +493,91 @@ def _min_base_bracket(context: int, d: int) -> tuple[float, float]:
             best = np.argsort(lengths)[::-1][:16]
             witnesses = found[best]
             full_step = step = max(step, lengths.max(initial=0.0))
-        width = MIN_BASE_RTOL
-        while step < MIN_BASE_RTOL:  # try a base just above the proved part
-            trial = u + width
+        if step < MIN_BASE_RTOL:  # try the base just above the proved part
+            trial = u + _TRIAL_STEP
+            base = math.exp(trial)
             theta = np.exp(-weights * trial)
             sums = _sums(theta[None, :], 0, context + 1)[0]
-            error = _sum_error(context, theta)
-            if sums.min() >= error:
+            sums, errors = _settle(
+                sums,
+                offsets,
+                _sum_error(context, theta),
+                d,
+                lambda base=base: Decimal(base).ln(_PRECISE),
+            )
+            if np.all(sums >= errors):
                 return u, trial
-            if step > 0:  # u fails: go on stepping
-                break
-            if np.any(sums < -error):  # neither proved to fail nor to pass
-                raise ArithmeticError(f"min_base: undecided at base {math.exp(u)}")
-            width *= 4  # rounding hides the sign: try further out
+            if np.any(np.abs(sums) < errors):  # within 1e-30 of zero
+                raise ArithmeticError(f"min_base: undecided at base {base!r}")
+            if step == 0:  # nothing proved to fail at u: cannot step
+                raise ArithmeticError(f"min_base: stuck at base {math.exp(u)!r}")
+        if u + step * (1 - 1e-9) == u:  # steps below float64's spacing of u
+            raise ArithmeticError(f"min_base: stalled at base {math.exp(u)!r}")
         u += step * (1 - 1e-9)  # stay inside the interval proved to fail
+
+
+#: Where the trial base of :func:`min_base` lies above the proved part, in
+#: u = ln(base): so that ln(math.exp(trial)), rounded by at most a few
+#: 2^-53, stays below u + MIN_BASE_RTOL.
+_TRIAL_STEP = MIN_BASE_RTOL * (1 - 1e-6)
+
+#: The decimal context of the sums :func:`_settle` recomputes: 60 digits.
+_PRECISE = Context(prec=60)
+
+#: pi to 70 digits (checked against mpmath in the tests).
+_PI = Decimal("3.141592653589793238462643383279502884197169399375105820974944592307816")
+
+#: A bound on the error of a sum that :func:`_settle` recomputes (derived
+#: in :func:`_precise_sum`).
+_PRECISE_ERROR = 1e-30
+
+
+def _settle(sums, at, error, d, log_base):
+    """The sums and their errors: a sum within ``error`` of zero (its float64
+    sign unsure) is recomputed in 60-digit decimals, with error
+    _PRECISE_ERROR. ``log_base()`` gives ln(base) as a Decimal."""
+    errors = np.full(sums.shape, error)
+    unsure = np.flatnonzero(np.abs(sums) <= error)
+    if unsure.size:
+        sums = sums.copy()
+        exponent = log_base()
+        for j in unsure:
+            sums[j] = float(_precise_sum(int(at[j]), d, exponent))
+        errors[unsure] = _PRECISE_ERROR
+    return sums, errors
+
+
+def _precise_sum(offset: int, d: int, log_base: Decimal) -> Decimal:
+    """sum_i cos(offset theta_i), theta_i = exp(-(2i/d) log_base), in 60-digit
+    decimals.
+
+    Each theta_i <= 1 carries a relative error of a few 1e-60 (exp, a
+    product and a quotient, each correctly rounded), so the angle x =
+    offset theta_i one of a few offset 1e-60; reducing it by a multiple k of
+    2 pi (pi to 70 digits; k 2 pi and x - k 2 pi rounded to 60 digits) adds
+    a few x 1e-60, and the Taylor series on [0, pi/2] (terms below 3,
+    stopped below 1e-60) a few 1e-60 more. For offsets up to 2^53, so
+    angles below 1e16, each term is off by less than 1e-43, and d/2 terms
+    by far less than _PRECISE_ERROR = 1e-30 for any d below 1e12.
+    """
+    total = Decimal(0)
+    with localcontext(_PRECISE):
+        two_pi, half_pi = 2 * _PI, _PI / 2
+        for i in range(d // 2):
+            theta = (-Decimal(2 * i) / d * log_base).exp()
+            x = offset * theta
+            x = abs(x - (x / two_pi).to_integral_value() * two_pi)  # [0, pi]
+            sign = 1
+            if x > half_pi:  # cos x = -cos(pi - x)
+                x, sign = _PI - x, -1
+            term = power = Decimal(1)
+            square, n = x * x, 0
+            while abs(power) > Decimal("1e-62"):
+                n += 2
+                power = -power * square / (n * (n - 1))
+                term += power
+            total += sign * term
+    return total
 
 
 # ------------------------------------------------------------- bfloat16

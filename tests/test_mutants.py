@@ -328,6 +328,11 @@ MUTANTS = {
         "u += step * (1 - 1e-9)",
         "u += 2 * step",
     ),
+    "min_base decides unsure sums by their float64 allowance": Mutant(
+        "scaling.py",
+        "unsure = np.flatnonzero(np.abs(sums) <= error)",
+        "unsure = np.flatnonzero(np.abs(sums) < 0)",
+    ),
     "min_base's slope bound without the factor x": Mutant(
         "scaling.py",
         "(weights * x * np.minimum(1.0, x))",

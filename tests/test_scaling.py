@@ -18,9 +18,11 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 
+import mpmath
 import numpy as np
 import pytest
 
@@ -502,10 +504,8 @@ def test_min_base_passes_and_every_base_below_fails(d, context):
     assert base == math.exp(high) and passes(base, context, d).all()
     # every base below exp(low) is proved to fail; just below, one does
     assert not passes(math.exp(low - 1e-8), context, d)
-    # the bracket is MIN_BASE_RTOL wide, 4^k times that where rounding hides
-    # the sign of a sum whose slope is tiny (d = 4: 256 times)
-    width = (high - low) / scaling.MIN_BASE_RTOL
-    assert round(width, 6) in (1, 4, 16, 64, 256), width
+    # the answer lies at most a factor exp(MIN_BASE_RTOL) above exp(low)
+    assert 0 < math.log(base) - low <= scaling.MIN_BASE_RTOL
     # brute force: a geometric grid of ratio 1 + 1e-4 from 1 up to it
     below = np.exp(np.arange(0, low, 1e-4))
     assert not passes(below, context, d).any()
@@ -556,6 +556,57 @@ def test_min_base_finds_the_island_the_grid_missed():
     base = posenc.min_base(context, d)
     assert base == pytest.approx(231643.6466, rel=0, abs=1e-3)
     assert passes(base, context, d) and not passes(base * (1 - 2e-9), context, d)
+
+
+def smallest_base_d4(context):
+    """The smallest base for d = 4, in 40-digit arithmetic (mpmath).
+
+    g(m) = cos m + cos(m / sqrt(base)); while m / sqrt(base) <= pi, which
+    holds for every m <= context once base >= (context / pi)^2, each g(m)
+    grows with the base, so it is >= 0 exactly from base (m / arccos(-cos
+    m))^2 on where cos m < 0. Above (context / pi)^2 the good bases are
+    then the interval from the largest of these; the scan proves that no
+    base below passes."""
+    with mpmath.workdps(40):
+        bounds = [
+            (m / mpmath.acos(-mpmath.cos(m))) ** 2
+            for m in range(1, context + 1)
+            if mpmath.cos(m) < 0
+        ]
+        smallest = max(bounds)
+        assert smallest > (context / mpmath.pi) ** 2
+        return smallest
+
+
+@pytest.mark.parametrize("context", [64, 600])
+def test_min_base_is_within_its_accuracy_where_the_sums_are_tiny(context):
+    # d = 4, L = 600: the smallest base is 1.3869e14, set by offset 355
+    # (355 - 113 pi = 3e-5): the sums there are a few 1e-12 just above it,
+    # below the float64 allowance; min_base once returned 1.7409e14
+    smallest = smallest_base_d4(context)
+    base = posenc.min_base(context, 4)
+    low, high = scaling._min_base_bracket(context, 4)
+    assert smallest <= base <= smallest * math.exp(scaling.MIN_BASE_RTOL)
+    assert 0 < math.log(base) - low <= scaling.MIN_BASE_RTOL
+    with mpmath.workdps(40):  # the returned float base passes exactly
+        theta = [mpmath.mpf(base) ** (-mpmath.mpf(2 * i) / 4) for i in range(2)]
+        sums = [sum(mpmath.cos(m * t) for t in theta) for m in range(context + 1)]
+        assert min(sums) > 0
+
+
+def test_precise_sums_match_mpmath():
+    assert abs(mpmath.mpf(str(scaling._PI)) - mpmath.pi) < mpmath.mpf(10) ** -68
+    cases = [(355, 4, 1.3869e14), (4079, 128, 27000.0), (2**40 + 7, 16, 1e4)]
+    with mpmath.workdps(80):
+        for offset, d, base in cases:
+            log_base = Decimal(base).ln(scaling._PRECISE)
+            value = scaling._precise_sum(offset, d, log_base)
+            theta = [
+                mpmath.mpf(base) ** (-mpmath.mpf(2 * i) / d) for i in range(d // 2)
+            ]
+            exact = mpmath.fsum(mpmath.cos(offset * t) for t in theta)
+            gap = abs(mpmath.mpf(str(value)) - exact)
+            assert gap < scaling._PRECISE_ERROR, (offset, d, gap)
 
 
 def test_min_base_lies_at_or_below_bases_known_to_pass():
