@@ -29,12 +29,15 @@ names the parameter; nothing happens on import.
 from __future__ import annotations
 
 import math
+from decimal import Decimal, localcontext
+from functools import lru_cache
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from . import core
 from .validate import (
+    check_base,
     check_choice,
     check_count,
     check_dimension,
@@ -51,6 +54,7 @@ __all__ = [
     "reduced_angles",
     "encoding_reduced",
     "encoding_error",
+    "frequency_error",
     "entry_error_bound",
     "row_error_bound",
     "squared_distance",
@@ -173,6 +177,56 @@ def encoding_error(
 # ------------------------------------------------------------- error bounds
 
 
+@lru_cache(maxsize=256)
+def _frequency_error(d: int, base: float, dtype: str) -> tuple[float, ...]:
+    theta = core.frequencies(d, base).astype(dtype)
+    with localcontext() as context:
+        context.prec = 40
+        log_base = Decimal(base).ln()
+        errors = []
+        for i, value in enumerate(theta):
+            exact = (-Decimal(2 * i) / d * log_base).exp()
+            errors.append(float(Decimal(float(value)) / exact - 1))
+    return tuple(errors)
+
+
+def frequency_error(
+    d: int, base: float = 10000.0, dtype: str = "float64"
+) -> NDArray[np.float64]:
+    r"""Each frequency's relative error :math:`\delta_i = \hat\theta_i/\theta_i - 1`.
+
+    :math:`\hat\theta_i` is :func:`posenc.frequencies` (``"float64"``) or that
+    value rounded to float32 (``"float32"``, as :func:`encoding_float32`
+    uses it); :math:`\theta_i = \mathrm{base}^{-2i/d}` is computed to 40
+    significant digits (the ``decimal`` module), so :math:`\delta_i` is exact
+    to far more digits than a float64 holds. Correctly rounded frequencies
+    have :math:`|\delta_i| \le u`; numpy's float64 power is not correctly
+    rounded (at :math:`d = 512`, base :math:`10^4`: :math:`1.064u` in pair
+    154), and for :math:`d` not a power of two the exponent :math:`i\cdot(2/d)`
+    is rounded too (:math:`6.84u` in pair 341 at :math:`d = 768`). Shape
+    ``(d // 2,)``.
+    """
+    d = check_dimension(d)
+    base = check_base(base)
+    dtype = check_choice(dtype, "dtype", ("float32", "float64"))
+    return np.array(_frequency_error(d, base, dtype))
+
+
+def _angle_bound(t, d, base, dtype):
+    """A bound on the error of the angle t * theta_i computed in ``dtype``
+    from the frequencies of :func:`frequency_error`."""
+    u = UNIT_ROUNDOFF[dtype]
+    # theta_i is off by delta_i and the product t * theta_i is rounded once:
+    # relative error at most (1 + phi)(1 + u) - 1 with phi >= |delta_i|.
+    # phi = max(u, |delta_i|): one rounding's worst case u (then this is
+    # 2u + u^2, the chapter's bound), or the actual error where it is larger.
+    phi = np.maximum(u, np.abs(frequency_error(d, base, dtype)))
+    angle = (phi + u + phi * u) * t * core.frequencies(d, base)
+    # theta_0 = 1 and integer t are exact, so pair 0's angle is exact.
+    angle[..., 0] = 0.0
+    return angle
+
+
 def _angle_and_rounding_bounds(positions, d, base, method):
     """Per pair: a bound on the error of the computed angle, and on the
     rounding of a sine or cosine. Shapes ``positions.shape + (d/2,)`` and ()."""
@@ -181,15 +235,8 @@ def _angle_and_rounding_bounds(positions, d, base, method):
     limit = INTEGER_LIMIT["float32" if method == "float32" else "float64"]
     t = np.abs(check_integers(positions, "positions", limit))[..., None]
     if method in ("float32", "float64"):
-        u = UNIT_ROUNDOFF[method]
-        # theta_i and the product t * theta_i are each rounded once: relative
-        # error (1 + u)^2 - 1 = 2u + u^2. theta_0 = 1 and integer t are exact,
-        # so pair 0's angle is exact.
-        angle = (2 * u + u * u) * t * theta
-        angle[..., 0] = 0.0
-        return angle, SINE_ROUNDING[method]
-    float64_angle = (2 * U64 + U64 * U64) * t * theta
-    float64_angle[..., 0] = 0.0
+        return _angle_bound(t, d, base, method), SINE_ROUNDING[method]
+    float64_angle = _angle_bound(t, d, base, "float64")
     if method == "cast":
         # float64 sine, then one rounding to float32 (half a spacing, at
         # most u32 / 2 for a value in [-1, 1]).
@@ -211,10 +258,13 @@ def entry_error_bound(
     and cosine are 1-Lipschitz) and :math:`\eta` the rounding of the sine or
     cosine itself. With unit roundoff :math:`u` (:data:`UNIT_ROUNDOFF`):
 
-    * ``"float32"``, ``"float64"``: :math:`\alpha_i = (2u + u^2)|t|\theta_i`
-      (the frequency and the product are rounded once each; in float64
-      this needs :math:`d` a power of two, so that the exponent
-      :math:`i\cdot(2/d)` is exact),
+    * ``"float32"``, ``"float64"``: :math:`\alpha_i = (\varphi_i + u +
+      \varphi_i u)|t|\theta_i` with :math:`\varphi_i = \max(u, |\delta_i|)`
+      (the frequency errs by :math:`\delta_i`, :func:`frequency_error`, and the
+      product is rounded once), which is :math:`(2u + u^2)|t|\theta_i` where
+      the frequency is correctly rounded (every float32 frequency in the
+      chapter; numpy's float64 power leaves a few pairs above :math:`u`, and
+      for :math:`d` not a power of two the rounded exponent adds more),
       :math:`\alpha_0 = 0` (:math:`\theta_0 = 1` times an integer is exact),
       :math:`\eta = 2u`;
     * ``"cast"``: the float64 :math:`\alpha_i`, and
@@ -244,8 +294,8 @@ def row_error_bound(
     :math:`\alpha` in the angle moves the pair :math:`(\sin, \cos)` along the
     unit circle by a chord of length at most :math:`\alpha`, and rounding
     adds at most :math:`\eta` to each of the :math:`d` entries (Minkowski's
-    inequality). For ``"float32"`` this is
-    :math:`2^{-23}(|t|\,\|\theta_{\ge 1}\| + \sqrt d)` up to a relative
+    inequality). For ``"float32"``, with every float32 frequency correctly
+    rounded, this is :math:`2^{-23}(|t|\,\|\theta_{\ge 1}\| + \sqrt d)` up to a relative
     :math:`2^{-25}`, where :math:`\|\theta_{\ge1}\|^2 = \sum_{i\ge1}\theta_i^2`.
     Returns an array of ``positions``' shape.
     """
