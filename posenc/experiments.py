@@ -14,7 +14,6 @@ from numpy.typing import ArrayLike, NDArray
 from scipy.linalg import block_diag
 
 from .core import (
-    CI_FIRST_ZERO,
     alias_count,
     alias_error,
     alias_threshold,
@@ -148,8 +147,9 @@ def decay_regimes(base: float = 1e4, delta: ArrayLike | None = None) -> dict:
     ``"integral"``: :func:`posenc.decay_integral` at ``delta``; ``"log_law"``:
     :func:`posenc.log_law` at the offsets ``"near"`` (up to ``base``);
     ``"envelope"``: :func:`posenc.integral_envelope` at the offsets ``"far"``
-    (from ``base / 3``); ``"first_zero"``: where the integral first crosses
-    zero for a large base, ``CI_FIRST_ZERO * base``.
+    (from ``base / 3``). The first zero is not here: ``CI_FIRST_ZERO * base``
+    only comes within 1.23 of it (from base 1e3), and the chapter "Why
+    base^(-2i/d)" computes it.
     """
     delta = np.logspace(0, 7, 4000) if delta is None else np.asarray(delta, float)
     near = delta[delta <= base]
@@ -161,7 +161,6 @@ def decay_regimes(base: float = 1e4, delta: ArrayLike | None = None) -> dict:
         "log_law": log_law(near, base),
         "far": far,
         "envelope": integral_envelope(far, base),
-        "first_zero": CI_FIRST_ZERO * base,
     }
 
 

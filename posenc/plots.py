@@ -381,10 +381,12 @@ def slow_clocks_figure(tau, weights, pairs, pair_weights, cut: float, delta: flo
 
 
 @_figure_function
-def decay_law_figure(regimes: dict, base: float):
+def decay_law_figure(regimes: dict, base: float, first_zero: float):
     """Figure: the integral and its regimes on a logarithmic offset axis.
 
-    ``regimes`` is :func:`posenc.decay_regimes` for ``base``.
+    ``regimes`` is :func:`posenc.decay_regimes` for ``base``; ``first_zero``
+    is where the integral first vanishes, as the chapter computes it (a
+    vertical line, labelled with that value).
     """
     figure, ax = new_figure(height=4.2)
     ax.semilogx(
@@ -412,11 +414,10 @@ def decay_law_figure(regimes: dict, base: float):
         label=r"envelope $\pm(1+\mathrm{base})/(\Delta \ln \mathrm{base})$",
     )
     ax.semilogx(far, -envelope, ":", color=PALETTE["blue"], lw=2)
-    zero = regimes["first_zero"]
-    ax.axvline(zero, color=PALETTE["purple"], lw=1)
+    ax.axvline(first_zero, color=PALETTE["purple"], lw=1)
     ax.annotate(
-        f"first zero\n≈ 0.6165·base\n= {zero:,.0f}",
-        (zero, 0.7),
+        f"first zero\n= {first_zero:,.2f}\n≈ 0.6165·base",
+        (first_zero, 0.7),
         xytext=(8, 0),
         textcoords="offset points",
         color=PALETTE["purple"],

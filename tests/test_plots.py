@@ -146,13 +146,23 @@ def test_decay_figures_draw_their_data():
     figure = plots.slow_clocks_figure(tau, weights, tau[::2], weights[::2], 0.44, 100)
     assert_drawn(figure, weights, weights[::2])
     regimes = posenc.decay_regimes(1e4, np.logspace(0, 6, 50))
+    figure = plots.decay_law_figure(regimes, 1e4, first_zero=6166.0312)
     assert_drawn(
-        plots.decay_law_figure(regimes, 1e4),
+        figure,
         regimes["integral"],
         regimes["log_law"],
         regimes["envelope"],
         -regimes["envelope"],
     )
+    # the purple line and its label show the first zero handed in
+    (ax,) = figure.axes
+    lines = [
+        line for line in ax.get_lines() if line.get_color() == plots.PALETTE["purple"]
+    ]
+    assert [tuple(line.get_xdata()) for line in lines] == [(6166.0312, 6166.0312)]
+    assert [text.get_text() for text in ax.texts] == [
+        "first zero\n= 6,166.03\n≈ 0.6165·base"
+    ]
     x = np.linspace(0, 50, 11)
     short, long = posenc.schedule_integrals(x), posenc.schedule_integrals(2 * x)
     figure = plots.schedule_integrals_figure([(x, short), (2 * x, long)])
