@@ -541,7 +541,8 @@ def rms_law_figure(rms: dict, scaled_far, level_band: float = 0.1):
     """Figure: (a) the fluctuation's rms against the offset, (b) no floor.
 
     ``rms`` is :func:`posenc.alias_rms`. ``scaled_far`` is sqrt(d) g/(d/2)
-    at offsets far beyond the base, drawn as a histogram against the
+    at offsets beyond about base times Delta_1 / 2 (where the rms has reached
+    1/sqrt(d); decay_finite_d), drawn as a histogram against the
     standard normal density, with the band of values below ``level_band`` in
     size shaded.
     """

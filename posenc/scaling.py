@@ -363,7 +363,7 @@ def hf_rope_frequencies(d: int, base: float = 10000.0) -> NDArray[np.float32]:
     dtype=torch.float) / d))``, all in float32: the exponent :math:`2i/d` is
     rounded (exact when ``d`` is a power of two), the power
     :math:`\mathrm{base}^{2i/d}` is rounded, and so is its reciprocal. So
-    :math:`	heta_i` is rounded more than once and may be off by more than
+    :math:`\theta_i` is rounded more than once and may be off by more than
     float32's :math:`2^{-24}`. Here the power is computed in float64 and
     rounded to float32 (``base`` too is rounded to float32 first; 10^4 and
     5 10^5 are exact); the exponent and the reciprocal are float32
