@@ -424,7 +424,10 @@ def min_base(context: int, d: int) -> float:
       ``context >= 4`` it starts where the scan for ``context // 2`` proved
       every lower base to fail (answers are cached). For ``context = 1``
       every base :math:`\ge 1` passes (all :math:`\theta_i \le 1 < \pi/2`)
-      and 1.0 is returned.
+      and 1.0 is returned. For ``d = 2`` and ``context >= 2`` there is no
+      answer: the one pair turns at :math:`\theta_0 = \mathrm{base}^0 = 1`
+      whatever the base, so :math:`g(2) = \cos 2 < 0`, and ``ValueError``
+      is raised.
 
     The sums are those of :func:`cosine_sums` at all offsets when a base is
     to pass, and at the best offsets of the last such evaluation (redone
@@ -445,6 +448,12 @@ def min_base(context: int, d: int) -> float:
     """
     context = check_count(context, "context", at_least=1)
     d = check_dimension(d)
+    if d == 2 and context >= 2:
+        raise ValueError(
+            f"min_base: no base passes for d = 2 and context = {context}: "
+            "the one pair turns at theta_0 = 1 whatever the base, and "
+            "g(2) = cos 2 < 0 fails the rule g(m) >= 0"
+        )
     return math.exp(_min_base_bracket(context, d)[1])
 
 

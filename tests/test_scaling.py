@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import warnings
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
@@ -434,6 +435,17 @@ def test_largest_context_is_accepted():
 def test_min_base_bad_input(context, d, message):
     with pytest.raises(ValueError, match=message):
         posenc.min_base(context, d)
+
+
+def test_min_base_says_no_base_passes_for_d_2():
+    # one pair, theta_0 = base^0 = 1 for every base: g(2) = cos 2 < 0
+    assert np.cos(posenc.frequencies(2, 1e300) * 2).item() < 0
+    for context in (2, 3, 4096):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # and no warnings before it
+            with pytest.raises(ValueError, match="no base passes for d = 2"):
+                posenc.min_base(context, 2)
+    assert posenc.min_base(1, 2) == 1.0  # cos 1 > 0: every base passes
 
 
 def test_sum_helpers_reject_bad_input():
