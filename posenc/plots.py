@@ -934,7 +934,7 @@ def error_growth_figure(
     d = len(per_column)
     figure, (left, right) = new_figure(height=5.5, nrows=2)
     styles = {
-        "float32": (PALETTE["vermillion"], "float32 (frameworks)"),
+        "float32": (PALETTE["vermillion"], r"float32, $\theta_i$ rounded once"),
         "cast": (PALETTE["blue"], "(a) float64, then cast"),
         "reduced": (PALETTE["green"], "(b) reduced angle, float32"),
     }
@@ -1034,7 +1034,7 @@ def distance_figure(
 
 
 _RULE_STYLES = {
-    "float32": (PALETTE["vermillion"], "--", "float32 (frameworks)"),
+    "float32": (PALETTE["vermillion"], "--", r"float32, $\theta_i$ rounded once"),
     "cast": (PALETTE["blue"], "-.", "float32, remedy (a)"),
     "float64": (PALETTE["purple"], ":", "float64"),
 }

@@ -491,6 +491,34 @@ def test_certification_curves_are_both_sides_of_the_rule():
         )
 
 
+def test_precision_figures_name_the_float32_curve_by_its_frequencies():
+    # The vermillion curve is encoding_float32 (theta_i rounded once), a
+    # table none of the chapter's eight code bases builds: the legends say
+    # so, and never "frameworks".
+    from posenc import plots
+
+    t = np.array([1.0, 10.0, 100.0])
+    errors = {m: np.full(3, 1e-7) for m in ("float32", "cast", "reduced")}
+    lines = {"predicted": t * 1e-8, "float32": t * 2e-8, "float64": t * 1e-16}
+    column = np.full(8, 1e-7)
+    records = precision.distance_records(999, 8)
+    lengths = np.array([2, 10, 100, 1000])
+    curves = {8: precision.certification_curves(lengths, *records, 1000, 8)}
+    for figure in (
+        plots.error_growth_figure(t, errors, lines, column, 2 * column, (1, 100)),
+        plots.rule_figure(lengths, curves, 1000),
+    ):
+        legends = figure.legends + [ax.get_legend() for ax in figure.axes]
+        labels = [
+            text.get_text()
+            for legend in legends
+            if legend is not None
+            for text in legend.get_texts()
+        ]
+        assert r"float32, $\theta_i$ rounded once" in labels, labels
+        assert not any("frameworks" in label for label in labels), labels
+
+
 # ------------------------------------------------------------------ bad input
 
 RECORDS = (np.array([1.0, 6.0]), np.array([0.9, 0.3]))
