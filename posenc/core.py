@@ -340,8 +340,8 @@ def alias_error_below(
     :math:`\tau = 1`, where the clocks turn base times more slowly. Even in
     ``delta``, as :math:`E` is. The rest is :math:`O(\ln(\mathrm{base})/d^2)`
     at each fixed :math:`r < 1`, but not uniformly: to leading order it is
-    :math:`\cos\Delta\,c(r)\ln(\mathrm{base})/d^2` with
-    :math:`c(r) = (r/\pi^2)\sum_{\nu\ge1}[(\nu-r)^{-3} - (\nu+r)^{-3}]`,
+    :math:`\cos\Delta\,\omega(r)\ln(\mathrm{base})/d^2` with
+    :math:`\omega(r) = (r/\pi^2)\sum_{\nu\ge1}[(\nu-r)^{-3} - (\nu+r)^{-3}]`,
     which is :math:`4/\pi^2 = 0.405` at :math:`r = 1/2` and grows like
     :math:`r/(\pi^2(1-r)^3)` as :math:`r \to 1`. The power series in
     :math:`r` is the Euler-Maclaurin series, which diverges at :math:`r = 1`.
