@@ -5,10 +5,11 @@ The chapter "The encoding in real code" restates each code base in numpy
 (``posenc.codebases``); ``tests/test_conventions.py`` checks those
 restatements against this recording. PyTorch is not a dependency of the
 book and the originals are not copied into it: this script reads each
-original function from its own source file, compiles that one function or
-class (``ast``, nothing else of the file is run, so no package needs to be
+original function or class it needs from its own source file, compiles just
+that (``ast``, nothing else of the file is run, so no package needs to be
 installed but torch and numpy), calls it, and records the table it returns
-as float32 bit patterns (hex), at widths ``DIMS`` and rows ``ROWS``.
+as float32 bit patterns (hex), at widths ``DIMS`` and rows ``ROWS`` (for
+fairseq, rows of its forward pass: row ``t`` is the token at position ``t``).
 
 Sources used for the committed recording (PyTorch 2.13.0+cpu, numpy 2.4.6,
 in ``/tmp/torchvenv``)::
@@ -19,7 +20,8 @@ in ``/tmp/torchvenv``)::
         | tar -x -C src/annotated-transformer
     git -C <mirror of facebookresearch/fairseq> archive \\
         3d262bb25690e4eb2e7d3c1309b1e9c406ca4b99 \\
-        fairseq/modules/sinusoidal_positional_embedding.py | tar -x -C src/fairseq
+        fairseq/modules/sinusoidal_positional_embedding.py fairseq/utils.py \\
+        fairseq/data/dictionary.py | tar -x -C src/fairseq
     git -C <mirror of openai/whisper> archive \\
         c0d2f624c09dc18e709e37c2ad90c039a4eb72a2 whisper/model.py \\
         | tar -x -C src/whisper
@@ -39,13 +41,24 @@ Not recorded: the PyTorch tutorial (``pytorch/tutorials`` was too large to
 fetch here) and tensor2tensor (TensorFlow, not installed here); the tests
 check those two restatements only against the chapter's description.
 
+fairseq's table is recorded as its module hands it to the model: the
+output of ``SinusoidalPositionalEmbedding.forward`` (which numbers the
+tokens with ``make_positions`` of ``fairseq/utils.py``) for a sentence of
+``N_ROWS`` tokens, none of them padding, with the padding index of
+fairseq's default ``Dictionary`` (``fairseq/data/dictionary.py``); its
+row ``t`` is the encoding of the sentence's token ``t``. The same forward
+pass on a left-padded sentence (``FAIRSEQ_PADDED``) is recorded too.
+
 Besides the tables, DistilBERT's position embedding is built as each of
 three releases builds it for a configuration with ``sinusoidal_pos_embds``
 and initialised by that release's own ``_init_weights``, as ``post_init``
 does: 2.1.1 (with the 2019 guard ``if module.weight.requires_grad``),
 4.39.3 (without it) and 4.40.0 (transformers#29813, which writes the table
 in ``_init_weights``). The recording keeps row 1, column 0 (sin 1 if the
-table survives) and whether the weight still trains.
+table survives), whether the weight still trains, and two facts read from
+the release's ``_init_weights``: whether it skips frozen weights (tests
+``requires_grad``) and whether it writes the table itself (calls
+``create_sinusoidal_embeddings``).
 """
 
 from __future__ import annotations
@@ -57,16 +70,21 @@ import json
 import math
 import platform
 import types
+import typing
 from pathlib import Path
 
 import numpy as np
 import torch
+import torch.onnx.operators  # noqa: F401 (fairseq's forward uses it)
 from torch import nn
 
 DIMS = (8, 64)
 ROWS = (0, 1, 2, 3, 17, 100, 511)
 N_ROWS = max(ROWS) + 1
 HF = "transformers/models/"
+#: A left-padded sentence: two padding tokens, then three real ones (the
+#: ids are fairseq's default dictionary's: padding 1, the rest 4 and up).
+FAIRSEQ_PADDED = (1, 1, 4, 5, 6)
 #: Where the committed recording's sources came from (see the docstring).
 ORIGINS = {
     "Annotated Transformer": "harvardnlp/annotated-transformer@debc9fd7",
@@ -141,11 +159,9 @@ def tables(args: argparse.Namespace) -> dict[str, tuple[Path, object]]:
             N_ROWS, d
         ).create_weight()
 
-    def fairseq_table(d):  # fairseq's default dictionary: padding index 1
-        get_embedding = method(
-            fairseq, "SinusoidalPositionalEmbedding", "get_embedding"
-        )
-        return get_embedding(N_ROWS, d, padding_idx=1)
+    def fairseq_table(d):  # sentence token t -> its row, as forward gives
+        tokens = torch.arange(4, 4 + N_ROWS).reshape(1, N_ROWS)  # no padding
+        return fairseq_forward(args.fairseq, d, tokens)[0]
 
     return {
         "Annotated Transformer": (annotated, annotated_table),
@@ -154,6 +170,53 @@ def tables(args: argparse.Namespace) -> dict[str, tuple[Path, object]]:
         "GPT-J": (gptj, lambda d: load(gptj, "create_sinusoidal_positions")(N_ROWS, d)),
         "fairseq": (fairseq, fairseq_table),
         "Whisper": (whisper, lambda d: load(whisper, "sinusoids")(N_ROWS, d)),
+    }
+
+
+def default_dictionary(root: Path) -> object:
+    """fairseq's ``Dictionary()`` (a default argument of one of its methods,
+    ``tokenize_line``, is never called here)."""
+    path = root / "fairseq/data/dictionary.py"
+    return load(path, "Dictionary", tokenize_line=None)()
+
+
+def fairseq_forward(root: Path, d: int, tokens: torch.Tensor) -> torch.Tensor:
+    """fairseq's ``SinusoidalPositionalEmbedding(d, padding_idx)`` applied
+    to ``tokens`` (batch x length), with ``padding_idx`` that of fairseq's
+    default ``Dictionary()`` and positions from its ``make_positions``."""
+    dictionary = default_dictionary(root)
+    utils = types.SimpleNamespace(
+        make_positions=load(root / "fairseq/utils.py", "make_positions")
+    )
+    module = load(
+        root / "fairseq/modules/sinusoidal_positional_embedding.py",
+        "SinusoidalPositionalEmbedding",
+        utils=utils,
+        Optional=typing.Optional,
+        Any=typing.Any,
+        Tensor=torch.Tensor,
+    )(d, dictionary.pad_index)
+    return module(tokens)
+
+
+def fairseq_positions(root: Path) -> dict:
+    """The padding index of fairseq's default dictionary, and the forward
+    pass on the left-padded sentence ``FAIRSEQ_PADDED`` at d = 8."""
+    dictionary = default_dictionary(root)
+    out = fairseq_forward(root, 8, torch.tensor([FAIRSEQ_PADDED]))[0]
+    files = ("fairseq/utils.py", "fairseq/data/dictionary.py")
+    return {
+        "origin": ORIGINS["fairseq"],
+        "sha256": {
+            f: hashlib.sha256((root / f).read_bytes()).hexdigest() for f in files
+        },
+        "padding_idx": dictionary.pad_index,
+        "tokens": list(FAIRSEQ_PADDED),
+        "d": 8,
+        "rows": [
+            " ".join(f"{w:08x}" for w in row.view(np.uint32))
+            for row in out.detach().numpy()
+        ],
     }
 
 
@@ -208,6 +271,17 @@ def distilbert_init(root: Path, kind: str) -> dict:
         create_sinusoidal_embeddings=create,
     )
     model = types.SimpleNamespace(config=config)
+    (init_node,) = [
+        n
+        for n in ast.walk(tree)
+        if isinstance(n, ast.ClassDef) and n.name == "DistilBertPreTrainedModel"
+    ]
+    (init_node,) = [
+        n
+        for n in init_node.body
+        if isinstance(n, ast.FunctionDef) and n.name == "_init_weights"
+    ]
+    init_source = ast.unparse(init_node)
     embeddings.apply(lambda module: init_weights(model, module))
     weight = embeddings.position_embeddings.weight
     value = weight[1, 0].detach().numpy().astype(np.float32)
@@ -217,6 +291,8 @@ def distilbert_init(root: Path, kind: str) -> dict:
         "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
         "row1_col0": f"{int(value.view(np.uint32)):08x}",
         "requires_grad": bool(weight.requires_grad),
+        "init_skips_frozen": "requires_grad" in init_source,
+        "init_writes_table": "create_sinusoidal_embeddings" in init_source,
     }
 
 
@@ -245,6 +321,7 @@ def main() -> None:
             "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
         }
         record["tables"][name] = {str(d): words(table(d)) for d in DIMS}
+    record["fairseq_positions"] = fairseq_positions(args.fairseq)
     record["distilbert_init"] = {
         "guarded": distilbert_init(args.transformers_guarded, "guarded"),
         "unguarded": distilbert_init(args.transformers_unguarded, "unguarded"),

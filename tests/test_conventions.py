@@ -683,13 +683,13 @@ def test_torch_frequencies_names_what_was_recorded():
 # ------------------------- the original code's tables (recorded in float32)
 
 CODEBASE_RECORDING = Path(__file__).parent / "data" / "codebase_tables.json"
-RECORDED = {  # name -> (restatement, row of the table read by position t)
-    "Annotated Transformer": (posenc.pytorch_tutorial, 0),
-    "DistilBERT": (posenc.distilbert, 0),
-    "Marian": (posenc.marian, 0),
-    "GPT-J": (posenc.gptj, 0),
-    "fairseq": (posenc.fairseq, 2),  # position t reads row t + 2
-    "Whisper": (posenc.whisper, 0),
+RECORDED = {  # name -> restatement; recorded row t: the token at position t
+    "Annotated Transformer": posenc.pytorch_tutorial,
+    "DistilBERT": posenc.distilbert,
+    "Marian": posenc.marian,
+    "GPT-J": posenc.gptj,
+    "fairseq": posenc.fairseq,  # its forward pass: make_positions, padding 1
+    "Whisper": posenc.whisper,
 }
 
 
@@ -707,7 +707,7 @@ def _float32_rows(rows):
     return np.array(words, dtype=np.uint32).view(np.float32)
 
 
-def float32_table_bound(rows, d, name):
+def float32_table_bound(positions, d, name):
     """How far a float32 table of the code base may lie from the exact one.
 
     The originals round the frequency theta_i in float32 with a relative
@@ -715,7 +715,8 @@ def float32_table_bound(rows, d, name):
     up to ln(base), itself a product of two rounded factors, then exp; or a
     power and a division, 2.2 u), the angle t theta_i once more (u), and
     the sine or cosine and its storage by at most 2 u absolute. So an entry
-    is within u (2 + (2 ln(base) + 4) t theta_i) of the exact value; the
+    is within u (2 + (2 ln(base) + 4) t theta_i) of the exact value, t the
+    angle's multiplier (the position plus the convention's start); the
     float64 restatement adds nothing at this scale (< 1e-13).
     """
     convention = posenc.CONVENTIONS[name]
@@ -724,7 +725,8 @@ def float32_table_bound(rows, d, name):
         column_theta = np.repeat(theta, 2)
     else:
         column_theta = np.concatenate([theta, theta])
-    angle = np.abs(np.asarray(rows, dtype=float))[:, None] * column_theta
+    t = np.abs(np.asarray(positions, dtype=float) + convention.start)
+    angle = t[:, None] * column_theta
     return 2.0**-24 * (2 + (2 * math.log(1e4) + 4) * angle)
 
 
@@ -738,19 +740,33 @@ def test_the_recording_covers_the_six_runnable_code_bases(codebase_recording):
 def test_each_restatement_matches_what_the_original_code_computed(
     name, codebase_recording
 ):
-    function, first_row = RECORDED[name]
-    rows = np.array(codebase_recording["rows"])
+    function = RECORDED[name]
+    positions = np.array(codebase_recording["rows"])
     for d in codebase_recording["dims"]:
         theirs = _float32_rows(codebase_recording["tables"][name][str(d)])
-        assert theirs.shape == (len(rows), d)
-        if name == "fairseq":  # row padding_idx = 1 is zeroed for padding
-            assert np.all(theirs[rows == 1] == 0)
-            theirs, rows_d = theirs[rows != 1], rows[rows != 1]
-        else:
-            rows_d = rows
-        ours = function(rows_d - first_row, d)
-        excess = np.abs(ours - theirs) / float32_table_bound(rows_d, d, name)
+        assert theirs.shape == (len(positions), d)
+        ours = function(positions, d)
+        excess = np.abs(ours - theirs) / float32_table_bound(positions, d, name)
         assert excess.max() <= 1, (name, d, excess.max())
+
+
+def test_fairseq_start_and_padding_row_are_the_original_codes(codebase_recording):
+    """fairseq's forward pass (make_positions, default dictionary) on a
+    left-padded sentence: padding tokens read the zeroed row padding_idx,
+    the first real token the row of position padding_idx + 1 = 2, as
+    posenc.fairseq and the chapter say."""
+    record = codebase_recording["fairseq_positions"]
+    padding_idx, d = record["padding_idx"], record["d"]
+    assert padding_idx == 1  # "padding index 1" of the default dictionary
+    assert posenc.CONVENTIONS["fairseq"].start == padding_idx + 1 == 2
+    theirs = _float32_rows(record["rows"])
+    tokens = np.array(record["tokens"])
+    assert np.all(theirs[tokens == padding_idx] == 0)
+    real = theirs[tokens != padding_idx]
+    positions = np.arange(len(real))  # the real tokens' positions 0, 1, ...
+    ours = posenc.fairseq(positions, d, padding_idx=padding_idx)
+    bound = float32_table_bound(positions, d, "fairseq")
+    assert np.all(np.abs(ours - theirs[tokens != padding_idx]) <= bound)
 
 
 def test_a_config_asking_for_the_table_got_it_only_with_the_guard_or_fix(
@@ -758,9 +774,11 @@ def test_a_config_asking_for_the_table_got_it_only_with_the_guard_or_fix(
 ):
     """DistilBERT's position embedding built for sinusoidal_pos_embds and
     initialised by each release's own _init_weights: with the 2019 guard
-    (transformers 2.1.1) and after transformers#29813 (4.40.0) row 1,
-    column 0 is sin 1; without the guard (4.39.3) it is a random
-    N(0, 0.02) draw; the weight is frozen in all three."""
+    (transformers 2.1.1) and after transformers#29813 (4.40.0, no guard,
+    but _init_weights writes the table) row 1, column 0 is sin 1; without
+    either (4.39.3) it is a random N(0, 0.02) draw; the weight is frozen in
+    all three. So the table was kept not only while frozen weights were
+    skipped: 4.40.0 keeps it without skipping them."""
     init = codebase_recording["distilbert_init"]
     value = {
         kind: _float32_rows([entry["row1_col0"]])[0, 0] for kind, entry in init.items()
@@ -771,6 +789,10 @@ def test_a_config_asking_for_the_table_got_it_only_with_the_guard_or_fix(
     assert abs(value["unguarded"] - math.sin(1)) > 0.5
     assert abs(value["unguarded"]) < 0.1  # 5 standard deviations
     assert not any(entry["requires_grad"] for entry in init.values())
+    skips = {kind: entry["init_skips_frozen"] for kind, entry in init.items()}
+    writes = {kind: entry["init_writes_table"] for kind, entry in init.items()}
+    assert skips == {"guarded": True, "unguarded": False, "fixed": False}
+    assert writes == {"guarded": False, "unguarded": False, "fixed": True}
 
 
 def test_the_chapter_names_what_the_recording_checks(codebase_recording):
