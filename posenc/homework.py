@@ -5,7 +5,10 @@ generated from the exercises of the derivation chapters. Each task of a
 notebook ends with ``check(task, answer)``, which prints one of
 
 * ``correct``;
-* ``not yet``, with a hint (a targeted one for a known slip);
+* ``not yet``, with a hint (a targeted one for a known slip; "close,
+  give more digits" for a number within 100 tolerances of the right one;
+  what form the answer takes, if it has another: a 0-d or one-element
+  array counts as the number it holds);
 * ``not attempted``, while ``answer`` is still ``...`` (the starter value),
 
 and returns True only for a right answer. It never prints the expected
@@ -57,7 +60,11 @@ class Task:
     which would shift the window off centre). ``slips`` maps the digests of
     a known wrong answer to its own hint: for a number, the bins about its
     exact value and about its usual roundings, since that is what a student
-    who makes the slip enters.
+    who makes the slip enters. ``near``, for a number, are the digests
+    of ``near_digests`` of its exact value: an answer within 100
+    tolerances (and none beyond 200) that is neither right nor a slip is
+    told it is close and to give more digits. ``length`` and
+    ``increasing``, for "integers", are the form of the tuple.
     """
 
     name: str
@@ -71,6 +78,9 @@ class Task:
     tolerance: float = 0.0
     slips: dict[str, str] = field(default_factory=dict)
     test: Callable[[object], bool] | None = None
+    near: frozenset[str] = frozenset()
+    length: int | None = None
+    increasing: bool = False
 
 
 def digest(task: str, canonical: str) -> str:
@@ -78,9 +88,39 @@ def digest(task: str, canonical: str) -> str:
     return hashlib.sha256(f"posenc-homework:{task}:{canonical}".encode()).hexdigest()
 
 
+def _scalar(answer: object) -> object:
+    """A 0-d or one-element numpy array (what ``np.float64(...)`` math or
+    ``scipy.optimize.fsolve`` returns) as the number it holds."""
+    if isinstance(answer, np.ndarray) and answer.size == 1:
+        return answer.reshape(()).item()
+    return answer
+
+
+def _finite_real(answer: object) -> float | None:
+    """``answer`` as a finite float, or None (NaN, infinities, ints beyond
+    the floats' range, non-numbers, booleans)."""
+    answer = _scalar(answer)
+    if isinstance(answer, (bool, np.bool_)) or not isinstance(answer, numbers.Real):
+        return None
+    try:
+        value = float(answer)
+    except OverflowError:
+        return None
+    return value if math.isfinite(value) else None
+
+
+def _bin(value: float, width: float) -> str:
+    """The bin of ``value``, as hashed; beyond the floats' range (a huge
+    value over a small width) a bin no digest holds."""
+    ratio = value / width
+    return str(math.floor(ratio)) if math.isfinite(ratio) else "out of range"
+
+
 def canonical(kind: str, answer: object, tolerance: float = 0.0) -> str | None:
     """``answer`` as the text that is hashed, or None if it is not of the
-    task's kind (a string for a number, a float for an integer, ...)."""
+    task's kind (a string for a number, a float for an integer, ...). A
+    0-d or one-element array counts as the number it holds."""
+    answer = _scalar(answer)
     if kind == "boolean":
         if isinstance(answer, (bool, np.bool_)):
             return str(bool(answer))
@@ -100,11 +140,8 @@ def canonical(kind: str, answer: object, tolerance: float = 0.0) -> str | None:
             return None
         return ",".join(str(int(v)) for v in values)
     if kind == "number":
-        if isinstance(answer, bool) or not isinstance(answer, numbers.Real):
-            return None
-        if not math.isfinite(answer):
-            return None
-        return str(math.floor(answer / tolerance))
+        value = _finite_real(answer)
+        return None if value is None else _bin(value, tolerance)
     raise ValueError(f"kind must be one of the task kinds, got {kind!r}")
 
 
@@ -121,20 +158,41 @@ def number_digests(task: str, value: float, tolerance: float) -> frozenset[str]:
     )
 
 
+#: How close a number counts as "close, give more digits", in tolerances.
+NEAR = 100
+
+
+def near_digests(task: str, value: float, tolerance: float) -> frozenset[str]:
+    """As ``number_digests``, with bins ``NEAR`` times wider (salted
+    "near:"): they hold every number within ``NEAR`` tolerances of
+    ``value`` and none beyond twice that."""
+    centre = math.floor(value / (NEAR * tolerance))
+    return frozenset(
+        digest(task, f"near:{bin_}") for bin_ in (centre - 1, centre, centre + 1)
+    )
+
+
 # ------------------------------------------------------------ property tests
 
 
 def _inverse_permutation(answer: object) -> bool:
     """Halves to interleaved for d = 8: the interleaved table, from the
-    halves table's columns in the order ``answer``."""
+    halves table's columns in the order ``answer``; AnswerForm unless it
+    is 8 integers, each of 0 to 7 once."""
+    form = AnswerForm(
+        "the answer is a list of 8 integers (ints, not floats or "
+        "strings), each of 0 to 7 once."
+    )
+    if isinstance(answer, (str, bytes)):
+        raise form
     try:
         order = np.asarray(answer)
-    except Exception:
-        return False
+    except (TypeError, ValueError):
+        raise form from None
     if order.shape != (8,) or order.dtype.kind not in "iu":
-        return False
+        raise form
     if sorted(order.tolist()) != list(range(8)):
-        return False
+        raise form
     positions = np.arange(50)
     halves = encoding(positions, 8, layout="halves")
     return bool(np.array_equal(halves[:, order], encoding(positions, 8)))
@@ -142,13 +200,17 @@ def _inverse_permutation(answer: object) -> bool:
 
 def _clockwise_map(answer: object) -> bool:
     """An orthogonal 2x2 matrix O with O (cos m t, sin m t) = (cos m t,
-    -sin m t) for every m and t."""
+    -sin m t) for every m and t; AnswerForm unless it is a 2x2 matrix of
+    finite numbers."""
+    form = AnswerForm("the answer is a 2×2 matrix of finite numbers.")
+    if isinstance(answer, (str, bytes)):
+        raise form
     try:
         matrix = np.asarray(answer, dtype=float)
-    except (TypeError, ValueError):
-        return False
+    except (TypeError, ValueError, OverflowError):
+        raise form from None
     if matrix.shape != (2, 2) or not np.all(np.isfinite(matrix)):
-        return False
+        raise form
     angles = np.linspace(-7, 7, 29)
     counter = np.stack([np.cos(angles), np.sin(angles)])
     clockwise = np.stack([np.cos(angles), -np.sin(angles)])
@@ -170,6 +232,16 @@ class AnswerForm(ValueError):
     message says what form the task wants."""
 
 
+class NearMiss(ValueError):
+    """Raised by a property test when the answer misses only by its
+    digits; its message says so."""
+
+
+#: A resonance this close to a nonzero multiple of 2 pi, but not within
+#: ``_MULTIPLE_ATOL``, is a value typed with too few digits (3.14, 3.1416).
+_NEAR_ATOL = 1e-2
+
+
 @functools.cache
 def _two_pi() -> Fraction:
     """2 pi to within 2^-1200, by Machin's formula pi = 16 arctan(1/5) -
@@ -189,13 +261,13 @@ def _two_pi() -> Fraction:
     return Fraction(2 * (16 * arctan_inverse(5) - 4 * arctan_inverse(239)), one)
 
 
-def _is_multiple_of_two_pi(value: Fraction) -> bool:
-    """Whether ``value`` (exact) is 0, or within ``_MULTIPLE_ATOL`` of a
-    nonzero multiple of 2 pi."""
+def _is_multiple_of_two_pi(value: Fraction, atol: float = _MULTIPLE_ATOL) -> bool:
+    """Whether ``value`` (exact) is 0, or within ``atol`` of a nonzero
+    multiple of 2 pi."""
     if value == 0:
         return True
     turns = round(value / _two_pi())
-    return turns != 0 and abs(value - turns * _two_pi()) <= _MULTIPLE_ATOL
+    return turns != 0 and abs(value - turns * _two_pi()) <= atol
 
 
 def _two_reals(answer: object) -> tuple[Fraction, Fraction]:
@@ -251,10 +323,20 @@ def _breaks_rms_law(answer: object) -> bool:
     k != 0, counts as 2 pi k (the distance computed exactly, with 2 pi to
     2^-1200). Anything farther is decided as the number it is: 2e13 is
     0.586 from the nearest multiple, so (1e13, 0.3) does not break the
-    law. Strings, booleans and complex numbers are not accepted."""
+    law. Strings, booleans and complex numbers are not accepted. A pair
+    that misses only by digits (one of the four within ``_NEAR_ATOL`` =
+    0.01 of a nonzero multiple, as with 3.1416 for pi) raises NearMiss."""
     first, second = _two_reals(answer)
     resonances = (2 * first, 2 * second, first - second, first + second)
-    return any(_is_multiple_of_two_pi(value) for value in resonances)
+    if any(_is_multiple_of_two_pi(value) for value in resonances):
+        return True
+    if any(_is_multiple_of_two_pi(value, _NEAR_ATOL) for value in resonances):
+        raise NearMiss(
+            "close: one of 2θ₀, 2θ₁, θ₀ − θ₁, θ₀ + θ₁ is near a nonzero "
+            "multiple of 2π, but not within 1e-9. Give more digits "
+            "(np.pi, not 3.14)."
+        )
+    return False
 
 
 # ------------------------------------------------------------ the tasks
@@ -316,6 +398,13 @@ TASKS: dict[str, Task] = {
             ),
             kind="number",
             tolerance=0.001,
+            near=frozenset(
+                [
+                    "1c10312d884ab788c0fa63b0954a43682d78f5d2c8aa224f5d6031069b3f386f",
+                    "87757ee9483c425963adbd0733e44249d2baebcfb52d90defd7b626a17df9fd7",
+                    "efacfb740614d2854eaaa244d817d7d9696720b5a3247afa820eed1a154fe234",
+                ]
+            ),
             digests=frozenset(
                 [
                     "4a70e1695a873200db022a34bdb8b748ef00a5502449d6684ac7ece542c59547",
@@ -406,12 +495,16 @@ TASKS: dict[str, Task] = {
                 "layer, rows 0 to 2 already depend on the order."
             ),
             kind="integers",
+            length=2,
             digests=frozenset(
                 ["a8cc51b9f807f64de1c407f0a453aca7a56cad661fc65420e78f361d8d83d651"]
             ),
-            # (2, 6) ... (5, 6): one layer's rows compared exactly
+            # (2, 6) ... (6, 6): one layer's rows compared exactly; (6, 6)
+            # is also "one masked layer sees the order", hence the hint's
+            # last sentence
             slips=dict.fromkeys(
                 [
+                    "4295e9c69820cd1ebb11c57fdb635cf869c2619a6e9b92a903bffb1fe0138b6a",
                     "cec8792aa16f9407b8a2ae6d4249c03078f0cf36bc0c166e1c7c2e970f81de13",
                     "efbcae7000e5232f03d35fac956b8623c4703b51c6d811e0f8b2f2c7d8a42df0",
                     "0981110d22949047a703b0e65618280be6614c5ddbbc581f05cd0ca2551dcc52",
@@ -422,7 +515,8 @@ TASKS: dict[str, Task] = {
                     "terms summed in another order can round differently, "
                     "by about 1e-16: floating-point addition is not "
                     "associative. Count rows that agree to within 1e-12 as "
-                    "the same."
+                    "the same. (If they differ by more, look again at what "
+                    "row 3 of one masked layer averages.)"
                 ),
             ),
         ),
@@ -441,6 +535,8 @@ TASKS: dict[str, Task] = {
                 "the same position vector."
             ),
             kind="integers",
+            length=2,
+            increasing=True,
             digests=frozenset(
                 ["12f8c961a0397bfc4eb85f131c1bb6dbc84a19ae0a565102ea78c5fcb3140abd"]
             ),
@@ -480,6 +576,13 @@ TASKS: dict[str, Task] = {
             ),
             kind="number",
             tolerance=0.001,
+            near=frozenset(
+                [
+                    "45046c575448419ad3318fb3674485d3ad7bb7684ad1c172b1f199693903935a",
+                    "8a7083f8db88bc5c736202fb02e02b3f467ffa3a93135cf3d474e1111394f354",
+                    "c1299b5e92d5ba22e6851363369aa9f9563d4f3e8d41ae0c9839f18f3297ee4b",
+                ]
+            ),
             digests=frozenset(
                 [
                     "630415c68ce9e801aed8860ffb76f7517971dc8e4c9201b4f10729d62acd03a0",
@@ -524,6 +627,13 @@ TASKS: dict[str, Task] = {
             ),
             kind="number",
             tolerance=0.001,
+            near=frozenset(
+                [
+                    "5d67d73448f9a0450f0cd183fe7ba859b142bf345fb56abc14f431b6f274a53b",
+                    "93c3ac55fdc9ef3792590800cb43e2b0d4aea4fa7ca5ccbf1a38ee1f5abaee01",
+                    "f01c11768a919efc5afe095d70dae485106212dbbd5116b872c38d99567d89df",
+                ]
+            ),
             digests=frozenset(
                 [
                     "91c78890fe4688b11aa085139c49688debaa48fe2c4c7c4834273afdc14f9c6f",
@@ -566,6 +676,13 @@ TASKS: dict[str, Task] = {
             ),
             kind="number",
             tolerance=0.05,
+            near=frozenset(
+                [
+                    "9577098da7a04110d7f9e5d080c2cae02144b1bec97183ef226bb84fecb1630f",
+                    "bf2264e0da30cbc67ead1e1677e647855ef6f6ff52dad6cf23e1aa6f7a062f63",
+                    "c4366d3043c603a448117d03e2555401b03640de8d18350142c217536c9eba57",
+                ]
+            ),
             digests=frozenset(
                 [
                     "a0eb8af091e72b0967ce9690d7c97cfeea15b988b173616566d5aada7edfb2bf",
@@ -603,6 +720,13 @@ TASKS: dict[str, Task] = {
             ),
             kind="number",
             tolerance=0.001,
+            near=frozenset(
+                [
+                    "326ab6871688b8564263a8efd9c0052888fc7dd0749489db2f8b235a66f413e0",
+                    "b6619b1cd1ce71a0ba9c4d71b590d660e20d3ea133af27f6cdf968faf79dffa3",
+                    "c5f2fa193a27c281decc22a26adfb5ec72fbec842d44b29522da1e7f2c5b3679",
+                ]
+            ),
             digests=frozenset(
                 [
                     "7650e98b4c60318d272a48175b9b44565b2521b7efcae21fcf180048b92ad220",
@@ -640,6 +764,13 @@ TASKS: dict[str, Task] = {
             ),
             kind="number",
             tolerance=0.001,
+            near=frozenset(
+                [
+                    "0d7cef58687f4917c676c94362847439a78ec471c8109261e206cdc4412e211e",
+                    "21ba40db227fca973b827adcc6d4f2242dd4ec8e09779b9af08abe87d67cc6cc",
+                    "2c3583bbfd8bf9ab4e73875fdbf8d215447ed0b69e33bc712f2266724e010ddf",
+                ]
+            ),
             digests=frozenset(
                 [
                     "1fa36f106896446bfa1ab00ef794e246daca73376095fa7f4a2b9a01db1a3a6c",
@@ -660,6 +791,13 @@ TASKS: dict[str, Task] = {
             hint="Δ₁ = πd / ln(base).",
             kind="number",
             tolerance=0.005,
+            near=frozenset(
+                [
+                    "5c80b830d1b574bd4f3c30054dc3907418a8bf47f826e6337369fe50610fa669",
+                    "a12d7b360b2a20e6b1712d4132171fdf8e8176a9745ead65b41f59492a1aab62",
+                    "f0da0a2833b360085cd697280a7d707bf15f3c00e95b6967ddf5729011aadaaa",
+                ]
+            ),
             digests=frozenset(
                 [
                     "0f9b10748d82c26aebab08012d80a45f606f85e5f114dde1ed16ccad8dc97afd",
@@ -681,6 +819,13 @@ TASKS: dict[str, Task] = {
             hint=("Solve Δ(θ₀ − θ₁) = 2π for Δ, with θ₀ = 1 and θ₁ = base^(−2/d)."),
             kind="number",
             tolerance=0.005,
+            near=frozenset(
+                [
+                    "75f5beb5e568082d8dcc0a340b8602d8236eefe65bc9f204f0f66b347482728d",
+                    "d98df73bd5723fae3522607da2c42178203b91c5c7bea0834d9f8b909c6c69da",
+                    "f742165a19c00d8fab6d93449baa2f9afdae5ba3c714c0720486b01daebea082",
+                ]
+            ),
             digests=frozenset(
                 [
                     "8d99699e205b8507d03c435f1d450c320fcd756103651d08ef9435ee01c15dbb",
@@ -743,6 +888,13 @@ TASKS: dict[str, Task] = {
             hint="The integral is sin(Δ)/Δ.",
             kind="number",
             tolerance=0.001,
+            near=frozenset(
+                [
+                    "149c5b70f1cc52e2d6c5864b0c3edbc7c566f1a1f514cd0717582d34e547cbbb",
+                    "19c221aa92549997d2eb100d59b13c044f29d2f5cba769b9bfbff51ea5994dff",
+                    "44ebda601cf8aa8484d0dc63fe70fe679522d7fbe7d20f9e20edb199d89bcdd2",
+                ]
+            ),
             digests=frozenset(
                 [
                     "37bb5aa90833eeccfa926c23cace685cf10547793038a8ff01fd0c23e86fd341",
@@ -767,6 +919,13 @@ TASKS: dict[str, Task] = {
             ),
             kind="number",
             tolerance=0.01,
+            near=frozenset(
+                [
+                    "656d44182d35c99d9c0f8ec55d316b2a5c49c072ec116748bdfd02ca70878efd",
+                    "6c0a96f5371f1698b9470c70de1efbdf1b4678a2553a376c2fce7a5d34c34ab9",
+                    "7575456f4c3bd060d563b22cfecd849463aa25f466f2e6c6b966d7e49961dc8f",
+                ]
+            ),
             digests=frozenset(
                 [
                     "3d22de3e9490ebf1d31134292561dbfd9120339ca3e52f7b768d3ce08c942f5e",
@@ -795,22 +954,55 @@ def verdict(task: str, answer: object) -> tuple[str, str]:
             ok = spec.test(answer)
         except AnswerForm as form:
             return NOT_YET, f"not yet: {form}"
+        except NearMiss as near:
+            return NOT_YET, f"not yet, but {near}"
         return (CORRECT, "correct.") if ok else (NOT_YET, f"not yet. {spec.hint}")
     text = canonical(spec.kind, answer, spec.tolerance)
-    if text is None:
-        return NOT_YET, f"not yet: {_expected(spec)}"
+    if text is None or not _has_form(spec, text):
+        return NOT_YET, f"not yet: {_expected(spec, answer)}"
     key = digest(spec.name, text)
     if key in spec.digests:
         return CORRECT, "correct."
-    return NOT_YET, "not yet. " + spec.slips.get(key, spec.hint)
+    if key in spec.slips:
+        return NOT_YET, "not yet. " + spec.slips[key]
+    if spec.kind == "number":
+        coarse = _bin(_finite_real(answer), NEAR * spec.tolerance)
+        if digest(spec.name, f"near:{coarse}") in spec.near:
+            return NOT_YET, (
+                f"not yet, but close: the check wants the value to within "
+                f"{spec.tolerance:g}. If you rounded, give more digits; "
+                "if not, recheck your computation."
+            )
+    return NOT_YET, f"not yet. {spec.hint}"
 
 
-def _expected(spec: Task) -> str:
+def _has_form(spec: Task, text: str) -> bool:
+    """For "integers": the tuple's length and order, if the task sets them."""
+    if spec.kind != "integers":
+        return True
+    values = [int(v) for v in text.split(",")] if text else []
+    if spec.length is not None and len(values) != spec.length:
+        return False
+    return not spec.increasing or values == sorted(set(values))
+
+
+def _expected(spec: Task, answer: object) -> str:
+    if spec.kind == "integers":
+        size = "" if spec.length is None else f"{spec.length} "
+        order = ", smaller first" if spec.increasing else ""
+        return f"the answer is a tuple of {size}integers (ints){order}."
+    if spec.kind == "number" and isinstance(_scalar(answer), numbers.Real):
+        return (
+            "the answer is a finite number (a float or an int within the "
+            "floats' range), not nan or inf."
+        )
     return {
         "integer": "the answer is an integer (an int, not a float or a string).",
-        "integers": "the answer is a tuple of integers.",
         "boolean": "the answer is True or False.",
-        "number": "the answer is a number (a float or an int).",
+        "number": (
+            "the answer is a number (a float or an int; an array holding "
+            "one number counts as that number), not a string or a list."
+        ),
     }[spec.kind]
 
 

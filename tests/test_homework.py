@@ -58,7 +58,7 @@ WRONG = {
     "encoding-max-distance": [11.3137, 9.52, 9.54],
     "encoding-inverse-permutation": [[0, 1, 2, 3, 4, 5, 6, 7], [0, 2, 4, 6, 1, 3]],
     "symmetry-maxpool": [False, 1],
-    "symmetry-causal": [(6, 6), (1, 1), (6, 1), (4, 6)],
+    "symmetry-causal": [(1, 1), (6, 1), (2, 2)],
     "symmetry-repeated": [(0, 1), (0, 2), (2, 1)],
     "taylor-rank": [511, 64, 512.0],
     "taylor-cosines": [-4.67733, 4.69, 0.0],
@@ -154,7 +154,7 @@ def _slip_values() -> dict[str, list]:
         "decay-cube-exponent": [-1, -1.0, -0.9995],
         "decay-double-nyquist": [delta_1, *(round(delta_1, k) for k in (3, 2, 1, 0))],
         # one layer's rows compared exactly: rounding splits them
-        "symmetry-causal": [(2, 6), (3, 6), (4, 6), (5, 6)],
+        "symmetry-causal": [(2, 6), (3, 6), (4, 6), (5, 6), (6, 6)],
     }
 
 
@@ -349,6 +349,133 @@ def test_every_number_task_accepts_all_within_its_tolerance():
             )
 
 
+def test_close_numbers_are_told_to_give_more_digits():
+    """Every number within 100 tolerances of the exact value that is
+    neither right nor a slip is told it is close; none beyond 200."""
+    exact = _exact_values()
+    for name, value in exact.items():
+        tolerance = homework.TASKS[name].tolerance
+        for step in [*np.linspace(-100, -2.001, 50), *np.linspace(2.001, 100, 50)]:
+            status, message = homework.verdict(name, value + step * tolerance)
+            assert status == homework.NOT_YET, (name, step)
+            slip = message[len("not yet. ") :] in homework.TASKS[name].slips.values()
+            assert slip or "close" in message, (name, step, message)
+        for step in (-200.01, 200.01):
+            message = homework.verdict(name, value + step * tolerance)[1]
+            assert "close" not in message, (name, step)
+
+
+@pytest.mark.parametrize(
+    "name, answer",
+    [
+        ("decay-rope-threshold", 43.7),  # the chapter prints "≈ 43.7"
+        ("decay-cube-exponent", -0.33),
+        ("decay-half", 178),
+        ("taylor-cosines", 4.68),
+        ("decay-rms-break", (3.1416, 0.3)),  # 2 theta_0: 1.5e-5 from 2 pi
+        ("decay-rms-break", (0.3, 0.3 + 2 * 3.14)),
+    ],
+)
+def test_right_answers_with_too_few_digits(name, answer):
+    status, message = homework.verdict(name, answer)
+    assert status == homework.NOT_YET
+    assert message.startswith("not yet, but close") and "digits" in message
+
+
+@pytest.mark.parametrize(
+    "name, answer, expected",
+    [
+        ("decay-rope-threshold", 1e308, None),  # was OverflowError
+        ("decay-rope-threshold", -1e308, None),
+        ("decay-rope-threshold", 10**400, "a finite number"),  # likewise
+        ("decay-rope-threshold", float("nan"), "a finite number"),
+        ("decay-rope-threshold", np.inf, "a finite number"),
+        ("decay-rope-threshold", "43.66", "not a string or a list"),
+        ("decay-rope-threshold", [43.66], "not a string or a list"),
+        ("decay-rope-threshold", np.array([43.6, 43.7]), "one number"),
+        ("taylor-rank", 10**400, None),
+        ("taylor-rank", 512.0, "an integer"),
+        (
+            "encoding-inverse-permutation",
+            [0.0, 4.0, 1.0, 5.0, 2.0, 6.0, 3.0, 7.0],
+            "8 integers",
+        ),
+        ("encoding-inverse-permutation", [0, 4, 1, 5, 2, 6, 3], "8 integers"),
+        ("encoding-inverse-permutation", [0, 4, 1, 5, 2, 6, 3, 3], "once"),
+        ("encoding-inverse-permutation", "04152637", "8 integers"),
+        ("encoding-inverse-permutation", [[0, 4], [1, 5, 2]], "8 integers"),
+        ("symmetry-repeated", (2, 1), "smaller first"),
+        ("symmetry-repeated", (0, 1, 2), "2 integers"),
+        ("symmetry-causal", (1, 6, 6), "2 integers"),
+        ("symmetry-causal", "16", "2 integers"),
+        ("complex-clockwise", [[1, 0]], "2×2 matrix"),
+        ("complex-clockwise", "I", "2×2 matrix"),
+        ("complex-clockwise", [[1, 0], [0, float("nan")]], "2×2 matrix"),
+    ],
+)
+def test_every_form_error_says_what_the_answer_is(name, answer, expected):
+    """None: a number of the right form, far off: the task's own hint."""
+    status, message = homework.verdict(name, answer)
+    assert status == homework.NOT_YET
+    if expected is None:
+        assert message == f"not yet. {homework.TASKS[name].hint}"
+    else:
+        assert message.startswith("not yet: the answer is"), message
+        assert expected in message, message
+
+
+@pytest.mark.parametrize(
+    "answer", [np.float64(43.66), np.array(43.66), np.array([43.66])]
+)
+def test_a_number_in_an_array_counts_as_the_number(answer):
+    # what numpy arithmetic and scipy.optimize.fsolve return
+    assert homework.verdict("decay-rope-threshold", answer)[0] == homework.CORRECT
+
+
+def test_no_answer_raises():
+    odd = [
+        1e308,
+        -1e308,
+        10**400,
+        -(10**400),
+        float("nan"),
+        np.inf,
+        "x",
+        b"x",
+        [],
+        (),
+        {},
+        {1: 2},
+        set(),
+        None,
+        object(),
+        1j,
+        np.array([]),
+        np.array([[1.0]]),
+        np.array(["a"]),
+        [[1, 2], [3]],
+        (1e308, 1e308),
+        (10**400, 1),
+        [np.nan] * 8,
+        list(range(8)),
+        [2**70] * 8,
+        True,
+        np.float32(1e38),
+        np.int64(7),
+        range(8),
+        iter([1, 2]),
+    ]
+    for name in homework.TASKS:
+        for answer in odd:
+            status, message = homework.verdict(name, answer)
+            assert status in (
+                homework.NOT_YET,
+                homework.NOT_ATTEMPTED,
+                homework.CORRECT,
+            )
+            assert message.startswith(("not yet", "not attempted", "correct"))
+
+
 def test_causal_rows_differ_by_rounding_only():
     """symmetry-causal's prompt and slip: one masked layer's rows 3, for
     the six orders of the first three tokens, agree to within 1e-12 but
@@ -371,6 +498,10 @@ def test_causal_rows_differ_by_rounding_only():
         assert np.abs(rows - rows[0]).max() < 1e-12
         counts.append(len(np.unique(rows, axis=0)))
     assert max(counts) > 1  # compared exactly, some rows differ
+    slip = next(iter(homework.TASKS["symmetry-causal"].slips.values()))
+    for count in set(counts) - {1}:  # what an exact comparison answers
+        message = homework.verdict("symmetry-causal", (count, 6))[1]
+        assert slip in message, count
 
 
 def test_not_attempted_and_bad_task_names():
