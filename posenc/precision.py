@@ -200,11 +200,14 @@ def frequency_error(
     uses it); :math:`\theta_i = \mathrm{base}^{-2i/d}` is computed to 40
     significant digits (the ``decimal`` module), so :math:`\delta_i` is exact
     to far more digits than a float64 holds. Correctly rounded frequencies
-    have :math:`|\delta_i| \le u`; numpy's float64 power is not correctly
-    rounded (at :math:`d = 512`, base :math:`10^4`: :math:`1.064u` in pair
-    154), and for :math:`d` not a power of two the exponent :math:`i\cdot(2/d)`
-    is rounded too (:math:`6.84u` in pair 341 at :math:`d = 768`). Shape
-    ``(d // 2,)``.
+    have :math:`|\delta_i| \le u`. numpy's float64 power need not be, and
+    its accuracy depends on the machine: with its AVX-512 code it misses
+    :math:`\theta_{154}` by :math:`1.064u_{64}` (:math:`d = 512`, base
+    :math:`10^4`, :math:`u_{64} = 2^{-53}`), without it no pair there by more
+    than :math:`u_{64}`. For :math:`d` not a power of two the exponent
+    :math:`i\cdot(2/d)` is rounded too, on any machine (at :math:`d = 768`,
+    :math:`6.14u_{64}` from the exponent alone, about :math:`7u_{64}` in
+    all). The error is measured on the machine at hand. Shape ``(d // 2,)``.
     """
     d = check_dimension(d)
     base = check_base(base)
@@ -217,11 +220,11 @@ def _angle_bound(t, d, base, dtype):
     from the frequencies of :func:`frequency_error`."""
     u = UNIT_ROUNDOFF[dtype]
     # theta_i is off by delta_i and the product t * theta_i is rounded once:
-    # relative error at most (1 + phi)(1 + u) - 1 with phi >= |delta_i|.
-    # phi = max(u, |delta_i|): one rounding's worst case u (then this is
+    # relative error at most (1 + e)(1 + u) - 1 with e >= |delta_i|.
+    # e = max(u, |delta_i|): one rounding's worst case u (then this is
     # 2u + u^2, the chapter's bound), or the actual error where it is larger.
-    phi = np.maximum(u, np.abs(frequency_error(d, base, dtype)))
-    angle = (phi + u + phi * u) * t * core.frequencies(d, base)
+    allowance = np.maximum(u, np.abs(frequency_error(d, base, dtype)))
+    angle = (allowance + u + allowance * u) * t * core.frequencies(d, base)
     # theta_0 = 1 and integer t are exact, so pair 0's angle is exact.
     angle[..., 0] = 0.0
     return angle
@@ -258,13 +261,14 @@ def entry_error_bound(
     and cosine are 1-Lipschitz) and :math:`\eta` the rounding of the sine or
     cosine itself. With unit roundoff :math:`u` (:data:`UNIT_ROUNDOFF`):
 
-    * ``"float32"``, ``"float64"``: :math:`\alpha_i = (\varphi_i + u +
-      \varphi_i u)|t|\theta_i` with :math:`\varphi_i = \max(u, |\delta_i|)`
-      (the frequency errs by :math:`\delta_i`, :func:`frequency_error`, and the
-      product is rounded once), which is :math:`(2u + u^2)|t|\theta_i` where
-      the frequency is correctly rounded (every float32 frequency in the
-      chapter; numpy's float64 power leaves a few pairs above :math:`u`, and
-      for :math:`d` not a power of two the rounded exponent adds more),
+    * ``"float32"``, ``"float64"``: :math:`\alpha_i = (\bar\delta_i + u +
+      \bar\delta_i u)|t|\theta_i` with :math:`\bar\delta_i = \max(u,
+      |\delta_i|)` (the frequency errs by :math:`\delta_i`,
+      :func:`frequency_error`, and the product is rounded once), which is
+      :math:`(2u + u^2)|t|\theta_i` where the frequency is correctly rounded
+      (every float32 frequency in the chapter; numpy's float64 power may
+      leave a few pairs above :math:`u`, depending on the machine, and for
+      :math:`d` not a power of two the rounded exponent adds more),
       :math:`\alpha_0 = 0` (:math:`\theta_0 = 1` times an integer is exact),
       :math:`\eta = 2u`;
     * ``"cast"``: the float64 :math:`\alpha_i`, and
