@@ -306,10 +306,11 @@ def cosine_sums(theta: ArrayLike, count: int) -> NDArray[np.float64]:
     With the paper's frequencies this is :func:`posenc.inner_product` at
     those offsets (Men et al.'s :math:`B(m)` up to a factor); any scaled
     frequencies may be passed. The angle-addition formula turns the work
-    into one matrix product, which makes a million offsets cost
-    milliseconds. Its error is that of the direct sum: a few roundings of
-    each angle :math:`\Delta\theta_i`, in all at most about
-    :math:`4\,\Delta\sum_i\theta_i\,2^{-53}` plus :math:`10^{-14}N`
+    into matrix products, of at most 2,025 offsets each for :math:`d` = 128
+    (:data:`_PRODUCT_SIZE` / :math:`d` rounded down to a square), which
+    makes a million offsets cost milliseconds. Its error is that of the
+    direct sum: a few roundings of each angle :math:`\Delta\theta_i`, in
+    all at most about :math:`4\,\Delta\sum_i\theta_i\,2^{-53}` plus :math:`10^{-14}N`
     (tested). Returns an array of ``count + 1`` values.
     """
     theta = _check_theta(theta)
@@ -368,12 +369,14 @@ def hf_rope_frequencies(d: int, base: float = 10000.0) -> NDArray[np.float32]:
     rounded to float32 (``base`` too is rounded to float32 first; 10^4 and
     5 10^5 are exact); the exponent and the reciprocal are float32
     operations, as in PyTorch. PyTorch's own float32 power is not always
-    correctly rounded, so this agrees with it only where it is: bit for
-    bit for the widths and bases recorded in
-    ``tests/data/hf_rope_float32.json`` (PyTorch 2.13 on an x86-64 CPU;
-    :math:`d` = 128 with bases :math:`5\cdot10^5` and :math:`10^4`, 64 with
-    :math:`10^4`, 256 with :math:`5\cdot10^5`), which the tests check. Used
-    in the chapter "How far the encoding reaches".
+    correctly rounded, so this agrees with it only where it is. Of the
+    widths and bases recorded in ``tests/data/hf_rope_float32.json``
+    (PyTorch 2.13 on an x86-64 CPU), it agrees bit for bit for :math:`d` =
+    128 with bases :math:`5\cdot10^5` and :math:`10^4`, 64 with
+    :math:`10^4` and 256 with :math:`5\cdot10^5`, and differs by one ulp
+    in one frequency for 128 with :math:`10^6`, 512 with :math:`10^4` and
+    96 with :math:`10^4`; the tests check both. Used in the chapter "How
+    far the encoding reaches".
     """
     d = check_dimension(d)
     base = check_base(base)
