@@ -600,7 +600,7 @@ def rms_law_figure(rms: dict, scaled_far, level_band: float = 0.1):
     right.set_ylim(0, 0.56)  # room for the legend above the bell
     right.set_xlabel(r"$\sqrt{d}\; g(\Delta)/(d/2)$")
     right.set_ylabel("density")
-    right.set_title("(b) far beyond the base: no floor")
+    right.set_title(r"(b) far out, $\Delta \geq \mathrm{base}\,\Delta_1/2$: no floor")
     right.legend(loc="upper right")
     return figure
 
