@@ -411,6 +411,11 @@ def test_right_answers_with_too_few_digits(name, answer):
         ("complex-clockwise", [[1, 0]], "2×2 matrix"),
         ("complex-clockwise", "I", "2×2 matrix"),
         ("complex-clockwise", [[1, 0], [0, float("nan")]], "2×2 matrix"),
+        # A complex array cast to float would lose its imaginary parts (with
+        # only a warning) and pass: (cos, sin) -> (cos + i sin, -sin).
+        ("complex-clockwise", np.array([[1, 1j], [0, -1]]), "2×2 matrix"),
+        ("complex-clockwise", np.array([[1, 5j], [3j, -1]]), "2×2 matrix"),
+        ("complex-clockwise", [[True, False], [False, True]], "2×2 matrix"),
     ],
 )
 def test_every_form_error_says_what_the_answer_is(name, answer, expected):
