@@ -5,10 +5,12 @@ Hugging Face's Llama code of 2023 (transformers 4.31) built the positions
 of an input that outgrew its cached table as ``torch.arange(n,
 dtype=x.dtype)``, in the model's 16-bit format. That is not the same as
 rounding each exact position to the nearest bfloat16 (what
-``posenc.to_bfloat16`` does): what it gives depends on the implementation
-and may differ on another device or version (recorded here: the CPU
-kernel; with ``ATEN_CPU_CAPABILITY`` set to ``default``, ``avx2`` and
-``avx512`` it gave the same values). PyTorch is not a dependency of the
+``posenc.to_bfloat16`` does): what it gives depends on the implementation,
+the device, the length asked for and even the number of threads (recorded
+here: ``torch.arange(131072)`` on the CPU with the default threads; with
+``ATEN_CPU_CAPABILITY`` set to ``default``, ``avx2`` and ``avx512`` it gave
+the same values, with ``torch.set_num_threads(3)`` other ones, and
+``torch.arange(65537)`` departs from this one's start at 32,897). PyTorch is not a dependency of the
 book. Run this once in a separate virtual environment with torch and
 numpy::
 

@@ -767,6 +767,8 @@ def test_bfloat16_arange_is_not_rounding_to_nearest():
     assert octave_errors(nearest) == [4, 8, 16, 32, 64, 128, 256]
     assert octave_errors(arange) == [4, 8, 31, 47, 79, 143, 271]
     for start, spacing, sizes in [
+        (4096, 32, {16, 48}),
+        (8192, 64, {48, 80}),
         (16384, 128, {112, 144}),
         (32768, 256, {240, 272}),
         (65536, 512, {496, 528}),
