@@ -10,9 +10,9 @@ the device, the length asked for and even the number of threads (recorded
 here: ``torch.arange(131072)`` on the CPU with the default threads; with
 ``ATEN_CPU_CAPABILITY`` set to ``default``, ``avx2`` and ``avx512`` it gave
 the same values, with ``torch.set_num_threads(3)`` other ones, and
-``torch.arange(65537)`` departs from this one's start at 32,897). PyTorch is not a dependency of the
-book. Run this once in a separate virtual environment with torch and
-numpy::
+``torch.arange(65537)`` departs from this one's start at 32,897).
+PyTorch is not a dependency of the book. Run this once in a separate
+virtual environment with torch and numpy::
 
     python tests/record_bf16_arange.py > tests/data/bf16_arange.json
 
