@@ -92,9 +92,26 @@ def digest(task: str, canonical: str) -> str:
 def _scalar(answer: object) -> object:
     """A 0-d or one-element numpy array (what ``np.float64(...)`` math or
     ``scipy.optimize.fsolve`` returns) as the number it holds."""
+    if isinstance(answer, np.ma.MaskedArray) and np.ma.is_masked(answer):
+        return None  # masked entries hold no answer
     if isinstance(answer, np.ndarray) and answer.size == 1:
         return answer.reshape(()).item()
     return answer
+
+
+#: Integers beyond this size are no task's answer; checking it first keeps
+#: Python's limit on converting long integers to text (4,300 digits) from
+#: raising.
+_LARGEST_INTEGER = 10**4000
+
+
+def _integer_text(value: object) -> str | None:
+    """An integer (not a boolean) of at most 4,000 digits as its text, else
+    None."""
+    if not isinstance(value, numbers.Integral) or isinstance(value, (bool, np.bool_)):
+        return None
+    value = int(value)
+    return str(value) if abs(value) <= _LARGEST_INTEGER else None
 
 
 def _finite_real(answer: object) -> float | None:
@@ -127,19 +144,18 @@ def canonical(kind: str, answer: object, tolerance: float = 0.0) -> str | None:
             return str(bool(answer))
         return None
     if kind == "integer":
-        if isinstance(answer, numbers.Integral) and not isinstance(answer, bool):
-            return str(int(answer))
-        return None
+        return _integer_text(answer)
     if kind == "integers":
-        try:
-            values = tuple(answer)
-        except TypeError:
+        # a sequence (a tuple, a list, an array), not a set, a dict, bytes,
+        # a string or an endless iterator
+        if not isinstance(answer, (tuple, list, np.ndarray)):
             return None
-        if not all(
-            isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in values
-        ):
+        if isinstance(answer, np.ma.MaskedArray) and np.ma.is_masked(answer):
             return None
-        return ",".join(str(int(v)) for v in values)
+        texts = [_integer_text(v) for v in list(answer)[:100]]
+        if len(answer) > 100 or any(text is None for text in texts):
+            return None
+        return ",".join(texts)
     if kind == "number":
         value = _finite_real(answer)
         return None if value is None else _bin(value, tolerance)
@@ -957,6 +973,8 @@ def verdict(task: str, answer: object) -> tuple[str, str]:
     spec: Task = TASKS[check_choice(task, "task", tuple(TASKS))]
     if answer is ... or answer is None:
         return NOT_ATTEMPTED, "not attempted: replace the ... with your answer."
+    if isinstance(answer, np.ma.MaskedArray) and np.ma.is_masked(answer):
+        return NOT_YET, "not yet: the answer is masked in places; give plain values."
     if spec.kind == "property":
         try:
             ok = spec.test(answer)

@@ -416,6 +416,14 @@ def test_right_answers_with_too_few_digits(name, answer):
         ("complex-clockwise", np.array([[1, 1j], [0, -1]]), "2×2 matrix"),
         ("complex-clockwise", np.array([[1, 5j], [3j, -1]]), "2×2 matrix"),
         ("complex-clockwise", [[True, False], [False, True]], "2×2 matrix"),
+        # review 4: sets, dicts and bytes are not tuples; a masked entry is
+        # no answer; an endless iterator must not hang
+        ("symmetry-causal", {1, 6}, "2 integers"),
+        ("symmetry-causal", {1: "a", 6: "b"}, "2 integers"),
+        ("symmetry-causal", b"\x01\x06", "2 integers"),
+        ("symmetry-causal", itertools.count(), "2 integers"),
+        ("taylor-rank", np.ma.masked_array([512], mask=[True]), "masked"),
+        ("complex-clockwise", np.ma.masked_array(np.eye(2), mask=np.eye(2)), "masked"),
     ],
 )
 def test_every_form_error_says_what_the_answer_is(name, answer, expected):
@@ -469,6 +477,9 @@ def test_no_answer_raises():
         np.int64(7),
         range(8),
         iter([1, 2]),
+        10**5000,  # beyond Python's 4,300-digit limit for int -> text
+        (1, 10**5000),
+        [10**5000] * 8,
     ]
     for name in homework.TASKS:
         for answer in odd:
