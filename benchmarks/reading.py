@@ -41,15 +41,8 @@ CODE_LINES_PER_MINUTE = 15
 #: Headings of the sections left out of the count (practice, not reading).
 PRACTICE = ("Check your understanding", "Exercises")
 
-#: Targets of the learner's-path issue, in minutes: (pages, target).
-DERIVATION = (
-    "the_encoding",
-    "attention_is_blind_to_order",
-    "taylor_expansion",
-    "complex_solution",
-    "decay_integral",
-    "decay_finite_d",
-)
+#: The part of ``_toc.yml`` whose chapters have the derivation's target.
+DERIVATION_PART = "The derivation"
 
 #: JavaScript: what the article shows. Text nodes are counted once, through
 #: their nearest element; maths and code are counted as units and their
@@ -150,6 +143,15 @@ def read_page(browser, base_url: str, page_path: str) -> Reading:
     )
 
 
+def derivation_chapters() -> tuple[str, ...]:
+    """The chapters of the derivation, by name, from ``_toc.yml``."""
+    import yaml
+
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    (part,) = [p for p in toc["parts"] if p["caption"] == DERIVATION_PART]
+    return tuple(Path(chapter["file"]).name for chapter in part["chapters"])
+
+
 def chapter_pages(site: Path) -> list[str]:
     """The book's pages in reading order: the introduction, the chapters of
     ``_toc.yml`` and the appendix (no bibliography, no instructor pages)."""
@@ -177,18 +179,20 @@ def measure(site: Path) -> list[Reading]:
 
 def targets(readings: list[Reading]) -> list[tuple[str, float, float]]:
     """(what, minutes, target minutes) for each target of the issue."""
+    derivation_names = derivation_chapters()
     by_name = {Path(r.page).stem: r for r in readings}
     rows = []
     intro = by_name.get("intro")
     if intro:
         rows.append(("introduction", intro.minutes, 6))
-    derivation = [by_name[n] for n in DERIVATION if n in by_name]
+    derivation = [by_name[n] for n in derivation_names if n in by_name]
     for reading in derivation:
         rows.append((Path(reading.page).stem, reading.minutes, 10))
     if intro:
         total = intro.minutes + sum(r.minutes for r in derivation)
         rows.append(("introduction + derivation", total, 60))
-    beyond = [r for r in readings if Path(r.page).stem not in {"intro", *DERIVATION}]
+    path = {"intro", *derivation_names}
+    beyond = [r for r in readings if Path(r.page).stem not in path]
     for reading in beyond:
         rows.append((Path(reading.page).stem, reading.minutes, 20))
     rows.append(("whole book", sum(r.minutes for r in readings), 210))
