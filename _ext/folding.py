@@ -57,7 +57,9 @@ def _is_code_cell(node: nodes.Node) -> bool:
 
 
 def _is_dropdown(node: nodes.Node) -> bool:
-    return isinstance(node, nodes.Element) and node.get("design_component") == "dropdown"
+    return (
+        isinstance(node, nodes.Element) and node.get("design_component") == "dropdown"
+    )
 
 
 def fold(app: Sphinx, doctree: nodes.document) -> None:
