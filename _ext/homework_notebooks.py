@@ -48,7 +48,7 @@ ROLES = [
 def derivation_chapters(toc: Path = ROOT / "_toc.yml") -> list[str]:
     """The names of the chapters that get an assignment, in book order."""
     parts = yaml.safe_load(toc.read_text(encoding="utf-8"))["parts"]
-    part = next(p for p in parts if p.get("caption") == PART)
+    part = next(p for p in parts if p.get("caption", "").split(":")[0] == PART)
     return [Path(entry["file"]).name for entry in part["chapters"]]
 
 

@@ -148,7 +148,7 @@ def derivation_chapters() -> tuple[str, ...]:
     import yaml
 
     toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
-    (part,) = [p for p in toc["parts"] if p["caption"] == DERIVATION_PART]
+    (part,) = [p for p in toc["parts"] if p["caption"].split(":")[0] == DERIVATION_PART]
     return tuple(Path(chapter["file"]).name for chapter in part["chapters"])
 
 
@@ -160,7 +160,7 @@ def chapter_pages(site: Path) -> list[str]:
     toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
     files = [toc["root"]]
     for part in toc["parts"]:
-        if part["caption"] in ("Back matter", "For instructors"):
+        if part["caption"].split(":")[0] in ("Back matter", "For instructors"):
             continue
         files += [chapter["file"] for chapter in part["chapters"]]
     return [f + ".html" for f in files if (site / (f + ".html")).exists()]
