@@ -198,3 +198,37 @@ def test_a_link_to_a_check_opens_it(browser, base_url, site):
     )
     page.close()
     assert shown
+
+
+@needs_site
+def test_checked_lines_are_readable_in_both_modes(browser, base_url, site):
+    """The "Checked: ..." line is small and muted, yet ≥ 4.5:1 (WCAG AA)
+    on its background, in light and in dark mode."""
+    from test_site import CONTRAST
+
+    pages = [
+        f"book/{c}.html"
+        for c in CHAPTERS
+        if (site / "book" / f"{c}.html").exists()
+        and any(
+            "posenc-check" in x["classes"]
+            for x in Folds(site / "book" / f"{c}.html").cells
+        )
+    ]
+    if not pages:
+        pytest.skip("no check cell on the site yet")
+    page = browser.new_page()
+    page.goto(base_url + pages[0], wait_until="load")
+    ratios = {}
+    for scheme in ("light", "dark"):
+        ratios[scheme] = page.evaluate(
+            f"""scheme => {{
+              document.documentElement.dataset.theme = scheme;
+              const title = document.querySelector(
+                ".posenc-check summary .admonition-title.collapsed");
+              return ({CONTRAST})(title);
+            }}""",
+            scheme,
+        )
+    page.close()
+    assert min(ratios.values()) >= 4.5, ratios
