@@ -52,6 +52,7 @@ __all__ = [
     "EXPLORERS",
     "EncodingExplorer",
     "ClockExplorer",
+    "OffsetClocksExplorer",
     "DecayExplorer",
     "ScheduleExplorer",
     "CrossTermExplorer",
@@ -985,10 +986,14 @@ class ScalingExplorer(Explorer):
         )
 
 
+# after Explorer and Choice exist: the module subclasses them
+from .widgets_complex import OffsetClocksExplorer  # noqa: E402
+
 #: Every explorer of the book, for the benchmark and the static site.
 EXPLORERS: tuple[type[Explorer], ...] = (
     EncodingExplorer,
     ClockExplorer,
+    OffsetClocksExplorer,
     DecayExplorer,
     ScheduleExplorer,
     CrossTermExplorer,

@@ -7,7 +7,7 @@ import pytest
 from test_plots import assert_readable
 
 import posenc
-from posenc import plots, widgets
+from posenc import plots, widgets, widgets_complex
 
 
 @pytest.fixture
@@ -289,6 +289,70 @@ def test_clock_hands_are_the_cosine_first_encoding():
     p = posenc.encoding(7, 8, 100.0)
     np.testing.assert_array_equal(tips[:, 0], p[1::2])  # cosines
     np.testing.assert_array_equal(tips[:, 1], p[0::2])  # sines
+
+
+# ----------------------------------------------------------- offset clocks
+
+
+def _drawn_angle(line):
+    """The angle of a hand drawn from the centre to its tip."""
+    x, y = line.get_data()
+    assert (x[0], y[0]) == (0, 0) and np.hypot(x[1], y[1]) == pytest.approx(1)
+    return np.arctan2(y[1], x[1])
+
+
+def _turn(angle):
+    """An angle wrapped to (-pi, pi]."""
+    return np.angle(np.exp(1j * angle))
+
+
+@pytest.mark.parametrize("delta", [1, 2, 3])
+@pytest.mark.parametrize("theta", [0.25, 0.5, 1.0])
+def test_offset_clocks_turn_both_hands_and_keep_the_angle(delta, theta):
+    """Moving m through every value the slider offers: the hands are drawn
+    at m theta and (m - delta) theta, the arc between them spans delta
+    theta, and the lower panel draws the data function's products: the
+    pair's constant cos(delta theta), the sine coordinate's swinging one."""
+    explorer = widgets.OffsetClocksExplorer()
+    for m in widgets_complex.OFFSET_POSITIONS:
+        explorer.update(m=m, delta=delta, theta=theta)
+        data = widgets_complex.offset_clocks_data(m, delta, theta)
+        assert data["n"] == m - delta >= 0
+        angle_m, angle_n = _drawn_angle(explorer.hand_m), _drawn_angle(explorer.hand_n)
+        assert abs(_turn(angle_m - m * theta)) < 1e-12
+        assert abs(_turn(angle_n - (m - delta) * theta)) < 1e-12
+        assert abs(_turn(angle_m - angle_n) - delta * theta) < 1e-12
+        assert data["between"] == pytest.approx(delta * theta, abs=1e-12)
+        arc_x, arc_y = explorer.arc.get_data()
+        np.testing.assert_allclose(np.hypot(arc_x, arc_y), explorer.arc_radius)
+        ends = np.arctan2(arc_y[[0, -1]], arc_x[[0, -1]])
+        assert abs(_turn(ends[0] - angle_n)) < 1e-12
+        assert abs(_turn(ends[1] - angle_m)) < 1e-12
+        assert data["inner"] == pytest.approx(np.cos(delta * theta), abs=1e-12)
+        assert f"Δθ = {delta * theta:.2f}" in explorer.readout.get_text()
+        assert f"= {data['inner']:.3f}" in explorer.readout.get_text()
+        positions, pair = explorer.pair_line.get_data()
+        np.testing.assert_array_equal(positions, widgets_complex.OFFSET_POSITIONS)
+        np.testing.assert_array_equal(pair, data["pair"])
+        np.testing.assert_allclose(pair, np.cos(delta * theta), rtol=0, atol=1e-12)
+        _, sine = explorer.sine_line.get_data()
+        earlier = positions - delta
+        np.testing.assert_allclose(
+            sine, np.sin(positions * theta) * np.sin(earlier * theta), atol=1e-15
+        )
+        assert np.ptp(sine) > 0.1  # the sine coordinate alone does not keep it
+        here_x, here_y = explorer.here.get_data()
+        assert list(here_x) == [m, m]
+        index = widgets_complex.OFFSET_POSITIONS.index(m)
+        assert list(here_y) == [pair[index], sine[index]]
+
+
+def test_offset_clocks_hands_are_pairs_of_the_encoding():
+    """With theta = 1 (pair 0 of every encoding), the hands are the
+    cosine-first pair 0 of posenc.encoding at positions m and n."""
+    data = widgets_complex.offset_clocks_data(9, 2, 1.0)
+    np.testing.assert_array_equal(data["tip_m"], posenc.encoding(9, 2)[::-1])
+    np.testing.assert_array_equal(data["tip_n"], posenc.encoding(7, 2)[::-1])
 
 
 # ------------------------------------------------------------- decay explorers
