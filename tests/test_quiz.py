@@ -32,7 +32,7 @@ QUIZ = re.compile(r"^```\{quiz\}\n(.*?)^```\n", re.MULTILINE | re.DOTALL)
 CHAPTERS = sorted(
     path
     for path in (ROOT / "book").glob("*.md")
-    if path.stem not in {"intro", "bibliography"}
+    if path.stem not in {"intro", "bibliography", "appendix_notation"}
 )
 SITE = sitetools.site_dir()
 STUDENT = Path(
