@@ -57,7 +57,9 @@ VISIBLE = r"""(practice) => {
     const heading = section.querySelector(":scope > h1, :scope > h2, "
       + ":scope > h3, :scope > h4");
     if (!heading) continue;
-    const title = heading.textContent.replace(/[\s¶#]+$/u, "").trim();
+    // "1.7. Check your understanding": the section number goes first.
+    const title = heading.textContent.replace(/[\s¶#]+$/u, "").trim()
+      .replace(/^(?:\d+|[A-Z])(?:\.\d+)*\.?\s+/u, "");
     if (practice.some(p => title.startsWith(p))) skipped.add(section);
   }
   const inSkipped = el => {
