@@ -1,0 +1,159 @@
+"""The explorer of the chapter on RoPE (posenc.widgets_rope) draws exactly
+the data of its pure function, and meets what tests/test_widgets.py and
+tests/test_static.py ask of every explorer listed in EXPLORERS (it is not
+listed yet, so those parametrized tests do not reach it)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from test_plots import assert_readable
+
+import posenc
+from posenc import static, widgets_rope
+from posenc.widgets_rope import ROPE_POSITIONS, RopePlanesExplorer, rope_planes_data
+
+DELTAS = RopePlanesExplorer.choices[1].options
+
+
+def _turn(angle):
+    """An angle wrapped to (-pi, pi]."""
+    return np.angle(np.exp(1j * angle))
+
+
+def test_the_data_are_rope_s_rotations_of_one_query_and_one_key():
+    """Pair i of the query is turned by m θ_i, of the key by n θ_i, with
+    θ = (1, 0.25); the angle between them in each plane is Δθ_i plus the
+    angle they had at position 0, the same for every m."""
+    theta = np.array([1.0, 0.25])
+    q0 = widgets_rope.ROPE_QUERY.reshape(2, 2) @ [1, 1j]
+    k0 = widgets_rope.ROPE_KEY.reshape(2, 2) @ [1, 1j]
+    for delta in DELTAS:
+        for m in ROPE_POSITIONS:
+            data = rope_planes_data(m, delta)
+            n = data["n"]
+            assert n == m - delta >= 0
+            np.testing.assert_allclose(data["theta"], theta, rtol=1e-15)
+            q = data["query"] @ [1, 1j]
+            k = data["key"] @ [1, 1j]
+            np.testing.assert_allclose(q, q0 * np.exp(1j * m * theta), atol=1e-12)
+            np.testing.assert_allclose(k, k0 * np.exp(1j * n * theta), atol=1e-12)
+            at_zero = np.angle(q0 * np.conj(k0))
+            np.testing.assert_allclose(
+                _turn(data["between"] - delta * theta - at_zero), 0, atol=1e-12
+            )
+            assert data["score"] == pytest.approx(data["products"].sum(), abs=1e-15)
+            np.testing.assert_allclose(
+                data["score"], (q * np.conj(k)).real.sum(), atol=1e-12
+            )
+
+
+@pytest.mark.parametrize("delta", DELTAS)
+def test_the_rope_score_is_flat_in_m_and_the_added_one_is_not(delta):
+    data = rope_planes_data(6, delta)
+    np.testing.assert_array_equal(data["positions"], ROPE_POSITIONS)
+    np.testing.assert_allclose(data["rope"], data["score"], rtol=0, atol=1e-12)
+    assert np.ptp(data["added"]) > 1.0
+    # the added score, by its definition with the cosine-first encoding
+    positions = np.array(ROPE_POSITIONS)
+    theta = np.array([1.0, 0.25])
+
+    def cosine_first(t):
+        angles = np.multiply.outer(t, theta)
+        return np.stack([np.cos(angles), np.sin(angles)], axis=-1).reshape(-1, 4)
+
+    added = (widgets_rope.ROPE_QUERY + cosine_first(positions)) @ (
+        widgets_rope.ROPE_KEY + cosine_first(positions - delta)
+    ).T
+    np.testing.assert_allclose(data["added"], np.diag(added), atol=1e-12)
+
+
+@pytest.mark.parametrize("delta", DELTAS)
+def test_the_explorer_draws_its_data_at_every_position(delta):
+    explorer = RopePlanesExplorer()
+    for m in ROPE_POSITIONS:
+        explorer.update(m=m, delta=delta)
+        data = rope_planes_data(m, delta)
+        for i, centre in enumerate(explorer.centres):
+            for hand, tip in (
+                (explorer.query_hands[i], data["query"][i]),
+                (explorer.key_hands[i], data["key"][i]),
+            ):
+                x, y = hand.get_data()
+                assert (x[0], y[0]) == (centre, 0)
+                np.testing.assert_allclose([x[1] - centre, y[1]], tip, atol=1e-15)
+            arc_x, arc_y = explorer.arcs[i].get_data()
+            np.testing.assert_allclose(
+                np.hypot(arc_x - centre, arc_y), explorer.arc_radius
+            )
+            ends = np.arctan2(arc_y[[0, -1]], arc_x[[0, -1]] - centre)
+            key_angle = np.arctan2(*data["key"][i][::-1])
+            query_angle = np.arctan2(*data["query"][i][::-1])
+            assert abs(_turn(ends[0] - key_angle)) < 1e-12
+            assert abs(_turn(ends[1] - query_angle)) < 1e-12
+            part = f"{data['products'][i]:+.3f}".replace("-", "−")
+            assert explorer.plane_notes[i].get_text() == f"in this plane: {part}"
+        score = f"{data['score']:.3f}".replace("-", "−")
+        assert explorer.title.get_text().endswith(f"= {score}")
+        assert f"m = {m}, n = {m - delta}" in explorer.title.get_text()
+        positions, rope = explorer.rope_line.get_data()
+        np.testing.assert_array_equal(positions, ROPE_POSITIONS)
+        np.testing.assert_array_equal(rope, data["rope"])
+        np.testing.assert_array_equal(explorer.added_line.get_data()[1], data["added"])
+        here_x, here_y = explorer.here.get_data()
+        index = ROPE_POSITIONS.index(m)
+        assert list(here_x) == [m, m]
+        assert list(here_y) == [data["rope"][index], data["added"][index]]
+        low, high = explorer.added_line.axes.get_ylim()
+        assert low < data["added"].min() and data["added"].max() < high
+
+
+def test_the_query_is_posenc_rotate_of_the_query():
+    data = rope_planes_data(9, 2)
+    np.testing.assert_array_equal(
+        data["query"].reshape(-1),
+        posenc.rotate(widgets_rope.ROPE_QUERY, 9, widgets_rope.ROPE_BASE),
+    )
+
+
+# What tests/test_widgets.py and tests/test_static.py ask of every listed
+# explorer, asked of this one.
+
+
+def test_it_offers_only_valid_values_and_has_alt_text():
+    for choice in RopePlanesExplorer.choices:
+        assert choice.default in choice.options
+        shown = [choice.format(option) for option in choice.options]
+        assert not [text for text in shown if text.startswith(choice.label)]
+        relations = ("=", "<", ">", "≤", "≥", " up to", " to", " from", " at")
+        assert not [r for r in relations if r in choice.label]
+    assert RopePlanesExplorer.description
+
+
+def test_it_is_drawn_for_the_page_and_blits_exactly():
+    explorer = RopePlanesExplorer()
+    for pick in (0, -1):
+        explorer.update(**{c.name: c.options[pick] for c in explorer.choices})
+        assert_readable(explorer.figure)
+        blitted = explorer.render().copy()
+        for artist in explorer._dynamic:
+            artist.set_animated(False)
+        explorer.canvas.draw()
+        full = np.asarray(explorer.canvas.buffer_rgba()).copy()
+        for artist in explorer._dynamic:
+            artist.set_animated(True)
+        np.testing.assert_array_equal(blitted, full)
+
+
+def test_it_stays_within_the_frame_cap():
+    frames = len(list(static.all_indices(RopePlanesExplorer)))
+    assert frames == len(ROPE_POSITIONS) * len(DELTAS) <= static.MAX_FRAMES
+
+
+def test_unlisted_it_shows_as_a_plain_figure():
+    """Until posenc.widgets lists it in EXPLORERS, the page gets no sliders."""
+    from posenc import widgets
+
+    html = RopePlanesExplorer().player_html()
+    if RopePlanesExplorer not in widgets.EXPLORERS:
+        assert "<input" not in html
