@@ -30,6 +30,6 @@ def test_scale_free_clocks_figure_draws_every_panel():
             [0, panel["cut"], panel["cut"], 1]
         ]
         assert [text.get_text() for text in ax.texts] == [
-            f"area\n{panel['integral']:.3f}"
+            f"area {panel['integral']:.3f}"
         ]
         assert f"{panel['delta']:g}" in ax.get_ylabel()
