@@ -112,7 +112,7 @@ class OffsetClocksExplorer(Explorer):
             [],
             [],
             "s--",
-            color=PALETTE["orange"],
+            color=PALETTE["green"],
             ms=3.0,
             lw=1.3,
             label="sine coordinate alone: sin mθ · sin nθ",
