@@ -4,7 +4,9 @@
 apart. Moving the position m turns both hands; the angle between them stays
 Δθ, and so does their inner product cos(Δθ). Reached, like every explorer,
 as ``posenc.widgets.OffsetClocksExplorer`` (``posenc.widgets`` imports this
-module and lists the class in its ``EXPLORERS``).
+module and lists the class in its ``EXPLORERS``). Import ``posenc.widgets``
+first: this module subclasses its ``Explorer``, so importing this one alone
+meets the cycle half-way.
 """
 
 from __future__ import annotations
