@@ -4,9 +4,8 @@
 apart. Moving the position m turns both hands; the angle between them stays
 Δθ, and so does their inner product cos(Δθ). Reached, like every explorer,
 as ``posenc.widgets.OffsetClocksExplorer`` (``posenc.widgets`` imports this
-module and lists the class in its ``EXPLORERS``). Import ``posenc.widgets``
-first: this module subclasses its ``Explorer``, so importing this one alone
-meets the cycle half-way.
+module and lists the class in its ``EXPLORERS``). It subclasses
+:class:`posenc.explorer.Explorer`, which imports no explorer: no cycle.
 """
 
 from __future__ import annotations
@@ -16,8 +15,8 @@ from typing import ClassVar
 import numpy as np
 from matplotlib.figure import Figure
 
+from .explorer import Choice, Explorer
 from .plots import PALETTE, new_figure
-from .widgets import Choice, Explorer
 
 __all__ = ["OffsetClocksExplorer", "offset_clocks_data", "OFFSET_POSITIONS"]
 

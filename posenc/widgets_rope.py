@@ -8,8 +8,10 @@ does the score <R_m q, R_n k>. The lower panel draws the score against m
 at the fixed offset, beside the score of the added encoding,
 <q + p̃_m, k + p̃_n>, which moves with m.
 
-Until ``posenc.widgets`` lists it in ``EXPLORERS``, the website shows it
-as a plain figure at its default values (no sliders).
+Reached as ``posenc.widgets.RopePlanesExplorer``: ``posenc.widgets``
+imports this module and lists the class in its ``EXPLORERS``, so the
+website renders its frames. It subclasses :class:`posenc.explorer.Explorer`,
+which imports no explorer: no cycle.
 """
 
 from __future__ import annotations
@@ -20,8 +22,8 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from . import core
+from .explorer import Choice, Explorer
 from .plots import PALETTE, new_figure
-from .widgets import Choice, Explorer
 
 __all__ = [
     "RopePlanesExplorer",

@@ -2,7 +2,7 @@
 against wrong players.
 
 Each mutant plants one plausible bug in a copy of ``posenc/static.py`` (or of
-the explorer's side of the player in ``posenc/widgets.py``) and runs
+the explorer's side of the player in ``posenc/explorer.py``) and runs
 ``tests/test_static.py`` against the copy, with the one runner of the
 mutation suites (``tests/mutation.py``). Marked ``mutants``: ``make mutants``
 runs them.
@@ -28,7 +28,7 @@ MUTANTS = {
         "static.py", "range(len(c.options)) for c", "range(len(c.options) - 1) for c"
     ),
     "player starts at the defaults": Mutant(
-        "widgets.py",
+        "explorer.py",
         "choice.options.index(self.values[choice.name])",
         "choice.options.index(choice.default)",
     ),
@@ -47,7 +47,7 @@ MUTANTS = {
         'max="{len(slider.labels)}"',
     ),
     "raw values instead of formatted": Mutant(
-        "widgets.py",
+        "explorer.py",
         "tuple(choice.format(option) for option in choice.options)",
         "tuple(str(option) for option in choice.options)",
     ),
@@ -60,7 +60,7 @@ MUTANTS = {
         "static.py", 'posenc-note-live" hidden>', 'posenc-note-live">'
     ),
     "sliders for explorers without frames": Mutant(
-        "widgets.py", "listed = type(self) in EXPLORERS", "listed = True"
+        "explorer.py", "listed = type(self) in LISTED", "listed = True"
     ),
     "labels not escaped": Mutant(
         "static.py",
