@@ -84,6 +84,12 @@ class OffsetClocksExplorer(Explorer):
     #: its label.
     arc_radius: ClassVar[float] = 0.42
     label_radius: ClassVar[float] = 0.62
+    #: How far (in data units) the centre of the label "Δθ" keeps from
+    #: either hand: half the diagonal of its box (0.16) plus half a hand's
+    #: width and a margin. Where the hands are too close for that on the
+    #: bisector (Δθ ≤ 0.5), the label moves just outside the angle, beside
+    #: hand m, so that it covers neither a hand nor the arc.
+    label_clearance: ClassVar[float] = 0.22
 
     def build(self) -> Figure:
         figure, (dial, lines) = new_figure(
@@ -134,16 +140,25 @@ class OffsetClocksExplorer(Explorer):
         self.dynamic(*lines.spines.values())
         return figure
 
+    def label_position(self, data: dict) -> tuple[float, float]:
+        """Where the label "Δθ" goes: on the bisector of the angle between
+        the hands if it clears both there, else just outside the angle,
+        beyond hand m (turned from it away from hand n)."""
+        half = data["between"] / 2
+        if self.label_radius * abs(np.sin(half)) >= self.label_clearance:
+            where = data["angle_n"] + half
+        else:
+            aside = np.arcsin(self.label_clearance / self.label_radius)
+            where = data["angle_m"] + np.sign(half) * aside
+        return (self.label_radius * np.cos(where), self.label_radius * np.sin(where))
+
     def draw(self, m: int, delta: int, theta: float) -> None:
         data = offset_clocks_data(m, delta, theta)
         self.hand_m.set_data([0, data["tip_m"][0]], [0, data["tip_m"][1]])
         self.hand_n.set_data([0, data["tip_n"][0]], [0, data["tip_n"][1]])
         sweep = data["angle_n"] + np.linspace(0, 1, 40) * data["between"]
         self.arc.set_data(*(self.arc_radius * np.array([np.cos(sweep), np.sin(sweep)])))
-        middle = data["angle_n"] + data["between"] / 2
-        self.arc_label.set_position(
-            (self.label_radius * np.cos(middle), self.label_radius * np.sin(middle))
-        )
+        self.arc_label.set_position(self.label_position(data))
         for name, tip in ((self.name_m, data["tip_m"]), (self.name_n, data["tip_n"])):
             name.set_position(1.16 * tip)
         n = data["n"]

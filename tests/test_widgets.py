@@ -347,6 +347,56 @@ def test_offset_clocks_turn_both_hands_and_keep_the_angle(delta, theta):
         assert list(here_y) == [pair[index], sine[index]]
 
 
+def _points_on(line, axes, per_segment=400):
+    """Points along a drawn line, densely, in display pixels."""
+    x, y = (np.asarray(values, float) for values in line.get_data())
+    pieces = [
+        np.c_[
+            np.linspace(x[i], x[i + 1], per_segment),
+            np.linspace(y[i], y[i + 1], per_segment),
+        ]
+        for i in range(len(x) - 1)
+    ]
+    return axes.transData.transform(np.vstack(pieces))
+
+
+def test_offset_clocks_angle_label_covers_no_hand_and_no_arc():
+    """At every slider setting the label "Δθ" covers neither hand (each
+    widened by half its line width) nor the arc, nor the names m and n or
+    the readout, and it stays beside the arc (inside the dial)."""
+    explorer = widgets.OffsetClocksExplorer()
+    renderer = explorer.canvas.get_renderer()
+    dial = explorer.hand_m.axes
+    half_width = explorer.hand_m.get_linewidth() / 2 * explorer.figure.dpi / 72
+    settings = [
+        (m, delta, theta)
+        for delta in (1, 2, 3)
+        for theta in (0.25, 0.5, 1.0)
+        for m in widgets_complex.OFFSET_POSITIONS
+    ]
+    assert len(settings) == 180
+    for m, delta, theta in settings:
+        explorer.update(m=m, delta=delta, theta=theta)
+        box = explorer.arc_label.get_window_extent(renderer)
+        for line, pad in (
+            (explorer.hand_m, half_width),
+            (explorer.hand_n, half_width),
+            (explorer.arc, 1.0),
+        ):
+            widened = box.padded(pad)
+            points = _points_on(line, dial)
+            inside = (
+                (points[:, 0] > widened.x0)
+                & (points[:, 0] < widened.x1)
+                & (points[:, 1] > widened.y0)
+                & (points[:, 1] < widened.y1)
+            )
+            assert not inside.any(), (m, delta, theta, line.get_color())
+        for text in (explorer.name_m, explorer.name_n, explorer.readout):
+            assert not box.overlaps(text.get_window_extent(renderer)), (m, delta, theta)
+        assert np.hypot(*explorer.arc_label.get_position()) < 0.8
+
+
 def test_offset_clocks_hands_are_pairs_of_the_encoding():
     """With theta = 1 (pair 0 of every encoding), the hands are the
     cosine-first pair 0 of posenc.encoding at positions m and n."""
