@@ -1013,13 +1013,14 @@ def distance_figure(
         ax.loglog(lengths, bound, ":", color=PALETTE["black"], lw=1, label=label)
     folk = 2 * math.pi * base
     ax.axvline(folk, color="#888888", lw=1, ls="--")
+    # above the axes, clear of the curves and of the legend in the lower left
     ax.annotate(
         rf"$2\pi\cdot{base:g}$",
-        (folk, 1.5e-8),
-        xytext=(-3, 0),
+        (folk, 1.0),
+        xycoords=("data", "axes fraction"),
+        xytext=(0, 3),
         textcoords="offset points",
-        rotation=90,
-        ha="right",
+        ha="center",
         va="bottom",
         color="#555555",
     )

@@ -7,6 +7,7 @@ import io
 
 import numpy as np
 import pytest
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.text import Text
 from PIL import Image
@@ -274,3 +275,23 @@ def test_precision_figures_draw_their_data():
     figure = plots.rule_figure(lengths, curves, 1000)
     for curve in curves.values():
         assert_drawn(figure, curve["distance"], *curve["twice_error"].values())
+
+
+def test_distance_figure_folk_label_clear_of_legend():
+    """fig-prec-distance's "2 pi 10000" label overlaps neither the legend
+    nor the axes' labels, with the chapter's widths and x range."""
+    top = 2**24  # the x range of the chapter; records scanned to 2^17 here
+    records = {d: posenc.distance_records(2**17, d) for d in (2, 4, 8, 16, 32, 64, 512)}
+    lengths = np.unique(np.geomspace(2, top, 50).astype(np.int64))
+    dirichlet = {d: (lengths, posenc.dirichlet_bound(lengths, d)) for d in (2, 4)}
+    figure = plots.distance_figure(records, top, dirichlet)
+    renderer = FigureCanvasAgg(figure).get_renderer()
+    figure.draw(renderer)
+    (ax,) = figure.axes
+    (label,) = [text for text in ax.texts if r"2\pi" in text.get_text()]
+    box = label.get_window_extent(renderer)
+    assert not box.overlaps(ax.get_legend().get_window_extent(renderer))
+    for other in (ax.xaxis.label, ax.yaxis.label):
+        assert not box.overlaps(other.get_window_extent(renderer))
+    assert figure.bbox.contains(box.x0, box.y0)
+    assert figure.bbox.contains(box.x1, box.y1)
