@@ -5,9 +5,10 @@ Derived in the chapter "Precision and how many positions can be told apart".
 Two questions, one module:
 
 * **How wrong is a float32 table?** :func:`encoding_float32` computes the
-  encoding in float32 throughout, as most frameworks do (positions,
-  frequencies, the angle ``t * theta_i`` and its sine and cosine), with each
-  frequency rounded once. Its error grows linearly with the position. Two
+  encoding in float32 throughout (positions, frequencies, the angle
+  ``t * theta_i`` and its sine and cosine), with each frequency rounded
+  once: the plainest float32 table (real code rounds the frequencies
+  differently; chapter "Precision"). Its error grows linearly with the position. Two
   remedies keep it at float32 rounding level:
   :func:`encoding_cast` (compute in float64, then cast the table) and
   :func:`encoding_reduced` (reduce each angle modulo ``2 pi`` in float64, then
