@@ -1,7 +1,8 @@
 """The explorer of the chapter on RoPE (posenc.widgets_rope) draws exactly
 the data of its pure function, and meets what tests/test_widgets.py and
-tests/test_static.py ask of every explorer listed in EXPLORERS (it is not
-listed yet, so those parametrized tests do not reach it)."""
+tests/test_static.py ask of every explorer listed in EXPLORERS (it is
+listed, so those parametrized tests reach it too; the page shows its
+sliders)."""
 
 from __future__ import annotations
 
@@ -150,10 +151,13 @@ def test_it_stays_within_the_frame_cap():
     assert frames == len(ROPE_POSITIONS) * len(DELTAS) <= static.MAX_FRAMES
 
 
-def test_unlisted_it_shows_as_a_plain_figure():
-    """Until posenc.widgets lists it in EXPLORERS, the page gets no sliders."""
+def test_it_is_listed_and_the_page_gets_its_two_sliders():
+    """posenc.widgets lists it in EXPLORERS, so the page (which imports
+    posenc.widgets) shows the sliders m and Δ the caption speaks of."""
     from posenc import widgets
 
+    assert widgets.RopePlanesExplorer is RopePlanesExplorer
+    assert RopePlanesExplorer in widgets.EXPLORERS
     html = RopePlanesExplorer().player_html()
-    if RopePlanesExplorer not in widgets.EXPLORERS:
-        assert "<input" not in html
+    for name in ("m", "delta"):
+        assert f'data-name="{name}"' in html
