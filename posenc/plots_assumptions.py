@@ -36,7 +36,7 @@ def against_chance_figure(
     density of the measurement for random matrices at the
     points ``grid`` (a curve over a shaded area, labelled ``chance_label``);
     ``toy`` is the toy model's value (a dashed vertical line); ``models``
-    are the values of more seeds of the model (short ticks along the
+    are the values of more models, differently seeded (short ticks along the
     bottom). ``noise``, if given, is the mean for pure noise (a dotted
     vertical line); ``note``, if given, is written at the right edge (for
     a value that lies off the axis, such as the identity's). Used in the
@@ -57,7 +57,7 @@ def against_chance_figure(
         ms=11,
         mew=1.3,
         color=PALETTE["orange"],
-        label=f"{models.size} seeds of the model",
+        label=f"{models.size} models",
     )
     ax.axvline(toy, color=PALETTE["vermillion"], ls="--", lw=1.6, label="the toy")
     if noise is not None:

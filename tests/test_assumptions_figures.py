@@ -33,7 +33,7 @@ def test_against_chance_figure_draws_chance_the_toy_and_the_models():
     lines = {line.get_label(): line for line in ax.get_lines()}
     # chance over the grid, the forty models as ticks at their values
     np.testing.assert_array_equal(lines["random matrices"].get_xdata(), grid)
-    ticks = lines["40 seeds of the model"]
+    ticks = lines["40 models"]
     np.testing.assert_array_equal(ticks.get_xdata(), models)
     assert ticks.get_marker() == "|"
     # the toy dashed and the noise dotted, each at its value
@@ -54,5 +54,5 @@ def test_against_chance_figure_leaves_out_what_it_is_not_given():
     )
     (ax,) = figure.axes
     labels = [line.get_label() for line in ax.get_lines()]
-    assert labels == ["chance", "40 seeds of the model", "the toy"]
+    assert labels == ["chance", "40 models", "the toy"]
     assert not ax.texts
