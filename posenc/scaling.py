@@ -123,8 +123,8 @@ def scaled_frequencies(
     0.001), computed in float64 where the library uses float32.
     transformers 5.23.0 (the version compared in docs/research/issue11/)
     has no static NTK method (other versions may register one):
-    ``"ntk"`` is its dynamic method at the length :math:`sL` with
-    factor 1.
+    ``"ntk"`` is its dynamic method at the length
+    :math:`\kappa L_0` (``factor`` times ``original_context``) with factor 1.
 
     Every parameter is checked, whether or not the method uses it; one the
     method does not use (``factor`` for ``"none"``, the contexts for
