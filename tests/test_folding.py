@@ -98,9 +98,18 @@ class Folds(HTMLParser):
         depth = sum(1 for t, c, _ in self.stack if t == "div" and "cell" in c)
         return self.cells[-1] if depth else None
 
+    def handle_startendtag(self, tag, attrs):
+        """A self-closed tag (``<img/>``) opens and closes at once: it
+        must not be taken for the end of an open element."""
+        if tag == "summary":
+            self.handle_starttag(tag, attrs)
+            self.handle_endtag(tag)
+
     def handle_endtag(self, tag):
         if tag == "summary":
             self._summary = None
+        if tag not in [t for t, _, _ in self.stack]:
+            return  # a stray end tag closes nothing
         while self.stack:
             if self.stack.pop()[0] == tag:
                 break

@@ -96,6 +96,15 @@ def check_dark_mode(page, path: str) -> None:
     screenshot(player, path, "__player_dark")
 
 
+def open_folds_with_players(page) -> None:
+    """Open, as a reader does (a click on its title, which needs no script),
+    each closed dropdown that holds a player: a chapter's deeper layer may
+    hold one (_ext/folding.py)."""
+    closed = page.locator("details:not([open]):has(.posenc-player) > summary")
+    while closed.count():
+        closed.first.click()
+
+
 @pytest.mark.parametrize("path", PLAYER_PAGES)
 def test_moving_a_slider_shows_its_precomputed_frame(browser, base_url, path):
     """Each slider and button of each player shows the frame computed for
@@ -105,6 +114,7 @@ def test_moving_a_slider_shows_its_precomputed_frame(browser, base_url, path):
     visit = Visit()
     page = open_page(browser, base_url, visit)
     load(page, base_url + path)
+    open_folds_with_players(page)
     for k in range(page.locator(".posenc-player").count()):
         player = page.locator(".posenc-player").nth(k)
         player.scroll_into_view_if_needed()
@@ -147,6 +157,7 @@ def test_figures_show_without_javascript(browser, base_url, path):
     visit = Visit()
     page = open_page(browser, base_url, visit, java_script_enabled=False)
     load(page, base_url + path)
+    open_folds_with_players(page)
     assert page.evaluate(BROKEN_IMAGES) == []
     figures = page.locator("figure img")
     for k in range(figures.count()):
