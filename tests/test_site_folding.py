@@ -1,5 +1,9 @@
 """The two layers of a chapter (``_ext/folding.py``), on the built site.
 
+(Named test_site_*: its browser tests start Playwright, whose event loop
+stays for the worker's session, so it is collected after the modules that
+run their own asyncio loop, as test_notebooks does.)
+
 * every check cell (first line ``# check: ...``) of a chapter's source is
   folded on its page under "Checked: ..." and has its ``check-`` anchor;
 * every cell tagged ``deeper`` sits inside a dropdown;
