@@ -35,7 +35,11 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import editions  # noqa: E402
 from student_edition import student_toc, wait_for  # noqa: E402
 
-CHAPTERS = sorted((ROOT / "book").glob("*.md"))
+#: The chapters that are notebooks (a plain page, such as the notation
+#: appendix, has no cells to strip).
+CHAPTERS = sorted(
+    p for p in (ROOT / "book").glob("*.md") if p.read_text().startswith("---\njupytext")
+)
 STUDENT = Path(
     os.environ.get("POSENC_STUDENT_SITE") or ROOT / "_build" / "student" / "html"
 )

@@ -245,3 +245,24 @@ def test_checked_lines_are_readable_in_both_modes(browser, base_url, site):
         )
     page.close()
     assert min(ratios.values()) >= 4.5, ratios
+
+
+@needs_site
+def test_a_link_into_a_dropdown_opens_it(browser, base_url, site):
+    """An equation of the deeper layer, linked from the main text, shows
+    when its address is opened: the dropdown around it opens."""
+    page_path = site / "book" / "complex_solution.html"
+    if 'id="equation-eq-polar"' not in page_path.read_text():
+        pytest.skip("eq-polar is not on the page")
+    page = browser.new_page()
+    page.goto(base_url + "book/complex_solution.html#equation-eq-polar")
+    page.wait_for_load_state("load")
+    opened = page.evaluate(
+        """() => {
+          const fold = document.getElementById("equation-eq-polar")
+            .closest("details");
+          return fold === null ? null : fold.open;
+        }"""
+    )
+    page.close()
+    assert opened is True
