@@ -622,3 +622,15 @@ def test_bad_input_raises_a_value_error_naming_the_parameter(call, message):
     with pytest.raises(ValueError) as raised:
         call()
     assert str(raised.value).startswith(message), str(raised.value)
+
+
+def test_the_16bit_recording_in_posenc_is_the_recorded_file():
+    """The precision chapter reads posenc's copy of the 16-bit recording
+    (the notebooks' zip ships posenc, not the tests)."""
+    import json
+    from pathlib import Path
+
+    from posenc import torch_recorded_16bit
+
+    recorded = Path(__file__).parent / "data" / "tutorial_16bit_tables.json"
+    assert torch_recorded_16bit.RECORDING == json.loads(recorded.read_text())
