@@ -41,7 +41,6 @@ __all__ = [
     "inner_product_figure",
     "orderings_figure",
     "decay_comparison_figure",
-    "slow_clocks_figure",
     "decay_law_figure",
     "aliasing_figure",
     "rms_law_figure",
@@ -334,49 +333,6 @@ def decay_comparison_figure(fine, integral, whole, normalised, d: int):
     ax.set_ylabel("normalised inner product")
     ax.set_xlim(-delta_max, delta_max)
     figure.legend(loc="outside upper center", markerscale=2)
-    return figure
-
-
-@_figure_function
-def slow_clocks_figure(tau, weights, pairs, pair_weights, cut: float, delta: float):
-    """Figure: what each clock contributes to I(Delta), against its place tau.
-
-    ``weights`` is cos(Delta theta(tau)) at ``tau`` (a line), ``pair_weights``
-    the same at the pairs' places ``pairs`` (dots); ``cut`` is the place
-    where theta(tau) = exp(-gamma)/Delta, drawn as the step the log law
-    replaces the curve by.
-    """
-    figure, ax = new_figure(height=3.6)
-    ax.fill_between(tau, 0, weights, color=PALETTE["sky"], alpha=0.35, lw=0)
-    ax.plot(
-        tau,
-        weights,
-        color=PALETTE["black"],
-        lw=1.3,
-        label=rf"$\cos(\Delta\,\theta(\tau))$, $\Delta = {delta:g}$",
-    )
-    ax.plot(
-        pairs,
-        pair_weights,
-        ".",
-        ms=4,
-        color=PALETTE["vermillion"],
-        label=f"the {len(pairs)} pairs of d = {2 * len(pairs)}",
-    )
-    ax.plot(
-        [0, cut, cut, 1],
-        [0, 0, 1, 1],
-        "--",
-        color=PALETTE["orange"],
-        lw=2,
-        label=r"step at $\theta = e^{-\gamma}/\Delta$",
-    )
-    ax.axhline(0, color="#888888", lw=0.6)
-    ax.set_xlim(0, 1)
-    ax.set_ylim(-1.1, 1.25)
-    ax.set_xlabel(r"place $\tau$ of the clock, $\theta(\tau) = \mathrm{base}^{-\tau}$")
-    ax.set_ylabel("contribution to the average")
-    figure.legend(loc="outside upper center", ncol=2)
     return figure
 
 

@@ -142,10 +142,6 @@ def test_orderings_figure_draws_one_bar_per_ordering_and_input():
 
 
 def test_decay_figures_draw_their_data():
-    tau = np.linspace(0, 1, 11)
-    weights = np.cos(100 * 1e4**-tau)
-    figure = plots.slow_clocks_figure(tau, weights, tau[::2], weights[::2], 0.44, 100)
-    assert_drawn(figure, weights, weights[::2])
     regimes = posenc.decay_regimes(1e4, np.logspace(0, 6, 50))
     figure = plots.decay_law_figure(regimes, 1e4, first_zero=6166.0312)
     assert_drawn(
