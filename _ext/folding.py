@@ -25,13 +25,11 @@ from __future__ import annotations
 
 import re
 from html import escape
-from pathlib import Path
 
 from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.util import logging
 
-STATIC = Path(__file__).resolve().parent / "static"
 SCRIPT = "posenc-folding.js"
 #: The first line of a check cell.
 CHECK = re.compile(r"\A#\s*check:\s*(?P<what>\S.*?)\s*$", re.MULTILINE)
@@ -122,15 +120,11 @@ def depart_hide(self, node) -> None:
     self.body.append("</details>\n")
 
 
-def add_static(app: Sphinx, config) -> None:
-    if str(STATIC) not in config.html_static_path:
-        config.html_static_path.append(str(STATIC))
-
-
 def setup(app: Sphinx) -> dict:
     from myst_nb.sphinx_ import HideCodeCellNode
+    from readable import add_style  # the book's static folder, once
 
-    app.connect("config-inited", add_static)
+    app.connect("config-inited", add_style)
     # After myst-nb has read a notebook into the doctree, before Sphinx's
     # post-transforms wrap the folds (myst-nb) and dropdowns (sphinx-design).
     app.connect("doctree-read", fold)

@@ -23,7 +23,7 @@ from matplotlib.figure import Figure
 from PIL import Image
 
 from . import static
-from .plots import DESIGN_DPI, book_style
+from .plots import DESIGN_DPI, PALETTE, book_style
 
 __all__ = [
     "Choice",
@@ -33,6 +33,7 @@ __all__ = [
     "BASE_CHOICES",
     "d_choice",
     "base_choice",
+    "Sweep",
 ]
 
 #: The explorers whose frames the build renders: ``posenc.widgets`` adds
@@ -273,3 +274,41 @@ def _drawing_order(artist: Artist) -> tuple[float, int]:
     siblings = artist.axes.get_children() if artist.axes is not None else []
     position = siblings.index(artist) if artist in siblings else len(siblings)
     return artist.get_zorder(), position
+
+
+@dataclass
+class Sweep:
+    """The lower panel of a player that moves m at a fixed offset: over the
+    positions m, what the rotation keeps (circles on a solid line) against
+    what moves with m (squares on a dashed line), and a ring at the m shown.
+    Used by the two-hands players (``widgets_complex``, ``widgets_rope``)."""
+
+    positions: tuple[int, ...]
+    kept: Any
+    moved: Any
+    here: Any
+
+    @classmethod
+    def draw_on(cls, ax, positions, kept, moved, ylim, ylabel) -> Sweep:
+        """Draw the empty panel on ``ax``; ``kept`` and ``moved`` are each a
+        (label, colour)."""
+        (kept_line,) = ax.plot(
+            [], [], "o-", color=kept[1], ms=3.5, lw=1.8, label=kept[0]
+        )
+        (moved_line,) = ax.plot(
+            [], [], "s--", color=moved[1], ms=3.0, lw=1.3, label=moved[0]
+        )
+        (here,) = ax.plot([], [], "o", ms=9, mfc="none", mec=PALETTE["black"], mew=1.4)
+        ax.set_xlim(positions[0] - 0.5, positions[-1] + 0.5)
+        ax.set_ylim(*ylim)
+        ax.set_xticks(range(4, positions[-1] + 1, 2))
+        ax.set_xlabel("position m (and n = m − Δ)")
+        ax.set_ylabel(ylabel)
+        return cls(tuple(positions), kept_line, moved_line, here)
+
+    def show(self, kept, moved, m: int) -> None:
+        """The two curves over the positions, and the ring at ``m``."""
+        self.kept.set_data(np.array(self.positions), kept)
+        self.moved.set_data(np.array(self.positions), moved)
+        index = self.positions.index(m)
+        self.here.set_data([m, m], [kept[index], moved[index]])

@@ -15,7 +15,7 @@ from typing import ClassVar
 import numpy as np
 from matplotlib.figure import Figure
 
-from .explorer import Choice, Explorer
+from .explorer import Choice, Explorer, Sweep
 from .plots import PALETTE, new_figure
 
 __all__ = ["OffsetClocksExplorer", "offset_clocks_data", "OFFSET_POSITIONS"]
@@ -112,26 +112,16 @@ class OffsetClocksExplorer(Explorer):
         self.readout = dial.text(1.45, 0.0, "", va="center", linespacing=1.6)
         self.title = dial.set_title(" ")
 
-        (self.pair_line,) = lines.plot(
-            [], [], "o-", color=blue, ms=3.5, lw=1.8, label="pair: ⟨pₘ, pₙ⟩"
+        self.sweep = Sweep.draw_on(
+            lines,
+            OFFSET_POSITIONS,
+            kept=("pair: ⟨pₘ, pₙ⟩", blue),
+            moved=("sine coordinate alone: sin mθ · sin nθ", PALETTE["green"]),
+            ylim=(-1.15, 1.15),
+            ylabel="product",
         )
-        (self.sine_line,) = lines.plot(
-            [],
-            [],
-            "s--",
-            color=PALETTE["green"],
-            ms=3.0,
-            lw=1.3,
-            label="sine coordinate alone: sin mθ · sin nθ",
-        )
-        (self.here,) = lines.plot(
-            [], [], "o", ms=9, mfc="none", mec=PALETTE["black"], mew=1.4
-        )
-        lines.set_xlim(OFFSET_POSITIONS[0] - 0.5, OFFSET_POSITIONS[-1] + 0.5)
-        lines.set_ylim(-1.15, 1.15)
-        lines.set_xticks(range(4, OFFSET_POSITIONS[-1] + 1, 2))
-        lines.set_xlabel("position m (and n = m − Δ)")
-        lines.set_ylabel("product")
+        self.pair_line, self.sine_line = self.sweep.kept, self.sweep.moved
+        self.here = self.sweep.here
         figure.legend(loc="outside lower center", ncol=1)
         self.dynamic(self.hand_m, self.hand_n, self.arc, self.arc_label)
         self.dynamic(self.name_m, self.name_n)
@@ -169,7 +159,4 @@ class OffsetClocksExplorer(Explorer):
             f"⟨pₘ, pₙ⟩ = {data['inner']:.3f}"
         )
         self.title.set_text(f"Δ = {delta}, θ = {theta:g}: both hands turn with m")
-        self.pair_line.set_data(data["positions"], data["pair"])
-        self.sine_line.set_data(data["positions"], data["sine"])
-        index = OFFSET_POSITIONS.index(m)
-        self.here.set_data([m, m], [data["pair"][index], data["sine"][index]])
+        self.sweep.show(data["pair"], data["sine"], m)

@@ -22,7 +22,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from . import core
-from .explorer import Choice, Explorer
+from .explorer import Choice, Explorer, Sweep
 from .plots import PALETTE, new_figure
 
 __all__ = [
@@ -161,32 +161,16 @@ class RopePlanesExplorer(Explorer):
             )
         self.title = planes.set_title(" ")
 
-        (self.rope_line,) = lines.plot(
-            [],
-            [],
-            "o-",
-            color=blue,
-            ms=3.5,
-            lw=1.8,
-            label="RoPE: ⟨Rₘq, Rₙk⟩",
+        self.sweep = Sweep.draw_on(
+            lines,
+            ROPE_POSITIONS,
+            kept=("RoPE: ⟨Rₘq, Rₙk⟩", blue),
+            moved=("added: ⟨q + p̃ₘ, k + p̃ₙ⟩", PALETTE["orange"]),
+            ylim=(-1.6, 4.6),
+            ylabel="score",
         )
-        (self.added_line,) = lines.plot(
-            [],
-            [],
-            "s--",
-            color=PALETTE["orange"],
-            ms=3.0,
-            lw=1.3,
-            label="added: ⟨q + p̃ₘ, k + p̃ₙ⟩",
-        )
-        (self.here,) = lines.plot(
-            [], [], "o", ms=9, mfc="none", mec=PALETTE["black"], mew=1.4
-        )
-        lines.set_xlim(ROPE_POSITIONS[0] - 0.5, ROPE_POSITIONS[-1] + 0.5)
-        lines.set_ylim(-1.6, 4.6)
-        lines.set_xticks(range(4, ROPE_POSITIONS[-1] + 1, 2))
-        lines.set_xlabel("position m (and n = m − Δ)")
-        lines.set_ylabel("score")
+        self.rope_line, self.added_line = self.sweep.kept, self.sweep.moved
+        self.here = self.sweep.here
         figure.legend(loc="outside lower center", ncol=2)
         self.dynamic(*self.query_hands, *self.key_hands, *self.arcs)
         self.dynamic(*self.query_names, *self.key_names, *self.plane_notes)
@@ -218,7 +202,4 @@ class RopePlanesExplorer(Explorer):
             f"m = {m}, n = {data['n']}: score ⟨Rₘq, Rₙk⟩ = "
             + f"{data['score']:.3f}".replace("-", "−")
         )
-        self.rope_line.set_data(data["positions"], data["rope"])
-        self.added_line.set_data(data["positions"], data["added"])
-        index = ROPE_POSITIONS.index(m)
-        self.here.set_data([m, m], [data["rope"][index], data["added"][index]])
+        self.sweep.show(data["rope"], data["added"], m)
