@@ -1,0 +1,122 @@
+"""The problem bank: every exercise of every chapter is tagged by difficulty
+and skill, as the title of its directive, in one exact form:
+
+    ```{exercise} Standard · prove, code
+
+a level (``Warm-up``: one step from the main text; ``Standard``: a few
+steps, what a homework asks; ``Challenge``: needs an idea not in the
+chapter), a middle dot between spaces, then one or two skills from
+``compute``, ``prove``, ``explain``, ``code``, in that order, separated by
+a comma and a space. The site shows the title after the number
+("Exercise 3.1 (Warm-up · compute)"). The count of each level per chapter
+is printed as a table with the tests' output.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+CHAPTERS = sorted((ROOT / "book").glob("*.md"))
+LEVELS = ("Warm-up", "Standard", "Challenge")
+SKILLS = ("compute", "prove", "explain", "code")
+
+#: The opening line of an exercise, whatever follows the directive's name
+#: (the homework generator's EXERCISE matches the same lines).
+OPENING = re.compile(r"^```\{exercise\}([^\n]*)$", re.MULTILINE)
+TAG = re.compile(
+    r" (?P<level>{levels}) · (?P<skills>(?:{skills})(?:, (?:{skills}))?)".format(
+        levels="|".join(LEVELS), skills="|".join(SKILLS)
+    )
+)
+
+
+def tag_problem(title: str) -> str | None:
+    """What is wrong with an exercise's title, or None if it is a valid tag."""
+    match = TAG.fullmatch(title)
+    if match is None:
+        return f"not 'Level · skill[, skill]': {title!r}"
+    skills = match["skills"].split(", ")
+    if len(set(skills)) != len(skills):
+        return f"a skill twice: {title!r}"
+    if skills != sorted(skills, key=SKILLS.index):
+        return f"skills not in the order {', '.join(SKILLS)}: {title!r}"
+    return None
+
+
+def tags(text: str) -> list[str]:
+    """The titles of the exercises of a chapter's source, in order."""
+    return OPENING.findall(text)
+
+
+def main_path() -> list[str]:
+    """The chapters of the part "The derivation" of the table of contents."""
+    toc = (ROOT / "_toc.yml").read_text()
+    part = toc.split('caption: "The derivation')[1].split("caption:")[0]
+    return re.findall(r"file: book/(\w+)", part)
+
+
+def test_tag_problem_rejects_bad_tags():
+    assert tag_problem(" Warm-up · compute") is None
+    assert tag_problem(" Standard · prove, code") is None
+    for bad in (
+        "",
+        " warm-up · compute",
+        " Warm-up - compute",
+        " Warm-up · compute,code",
+        " Hard · prove",
+        " Standard · prove, compute",
+        " Standard · code, code",
+        " Standard · compute, prove, code",
+        " Standard · proof",
+    ):
+        assert tag_problem(bad) is not None, bad
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda p: p.stem)
+def test_every_exercise_is_tagged(chapter):
+    text = chapter.read_text()
+    titles = tags(text)
+    assert len(titles) == text.count("```{exercise}")
+    problems = [p for p in map(tag_problem, titles) if p]
+    assert not problems, f"{chapter.name}: {problems}"
+
+
+def test_untagged_exercise_is_caught():
+    """An exercise planted without a tag in a copy of a chapter fails."""
+    text = (ROOT / "book" / "rope.md").read_text()
+    planted = text + "\n```{exercise}\n:label: ex-planted\n\nA question.\n```\n"
+    assert [t for t in tags(planted) if tag_problem(t)] == [""]
+
+
+def test_count_table(capsys):
+    """The number of exercises of each level per chapter; every chapter of
+    the main path has at least two, and the bank has every level and skill."""
+    counts = {p.stem: Counter() for p in CHAPTERS}
+    skills = Counter()
+    for chapter in CHAPTERS:
+        for title in tags(chapter.read_text()):
+            match = TAG.fullmatch(title)
+            counts[chapter.stem][match["level"]] += 1
+            skills.update(match["skills"].split(", "))
+    counts = {name: c for name, c in counts.items() if c}
+    total = sum(counts.values(), Counter())
+    width = max(map(len, counts))
+
+    def row(name, cells):
+        return f"{name:<{width}}  " + "  ".join(f"{cell:>9}" for cell in cells)
+
+    rows = [row("chapter", LEVELS)]
+    rows += [row(name, (c[lv] for lv in LEVELS)) for name, c in counts.items()]
+    rows.append(row("all", (total[lv] for lv in LEVELS)))
+    rows.append("skills: " + ", ".join(f"{s} {skills[s]}" for s in SKILLS))
+    with capsys.disabled():
+        print("\n" + "\n".join(rows))
+    for name in main_path():
+        assert sum(counts[name].values()) >= 2, name
+    assert all(total[lv] for lv in LEVELS)
+    assert all(skills[s] for s in SKILLS)
