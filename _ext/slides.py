@@ -1,36 +1,105 @@
-"""Slides and handouts from the chapters themselves (issue 12, items 2, 7).
+r"""Slides and handouts from the chapters themselves (issues 12 and 21).
 
-A chapter marks what its lecture shows with comments in its source, each
-next to the text it shows (a comment renders as nothing on the page, in
-JupyterLab or in print)::
+A chapter marks each slide of its lecture with a comment in its source, next
+to what the slide shows (a comment renders as nothing on the page, in
+JupyterLab or in print). The first line is ``<!-- slide:`` and the slide's
+title; YAML follows, up to a line ``-->``::
 
-    <!-- slide: Attention cannot see order
-    show: [short, eq-attention, fig-orderings]
-    handout: fig-orderings
+    <!-- slide: Order is invisible to attention
+    kind: motivation
+    show:
+      - text: Attention sees a *set*; where does order come from?
+      - eq-attention
+      - text: 'Swap two rows of $X$: the rows of the output swap.'
+    steps: true
+    ask: What happens to the output if we swap two tokens?
+    board: |
+      Write $s_{mn} = x_m^\top H x_n$, then swap $m$ and $n$.
     notes: |
-      What to say; $maths$ is typeset.
+      What to say, and the answer the students give.
     -->
 
-``show`` names what the slide shows, by its name in the chapter: ``short``
-(the chapter's "In short" paragraph), an equation label (``eq-...``), a
-figure name (``fig-...``: a figure, or an explorer's slider player) or any
-other id of the rendered page. Nothing is copied into the comment: after the
-HTML build, this extension takes each named element from the built page
-itself, so a slide shows exactly what the page shows. ``notes`` are the
-speaker notes (reveal.js shows them on pressing S); a figure's caption is
-added to them. ``handout`` on one slide names the handout's figure.
+The deck of a chapter is: slide 1, the title slide (the chapter's title and,
+small, the book's name), then one slide per comment, in order: the N-th
+comment of the chapter is slide N + 1 (the lesson plans name slides by that
+number and title).
+
+The keys (all but the title may be omitted; any other key, or a value of the
+wrong type, stops the build with an error naming the chapter, the slide and
+the rule):
+
+``kind``
+    ``motivation``, ``outline`` or ``recap``; omitted, the slide is a content
+    slide. Every deck opens with a ``motivation`` slide (slide 2) and an
+    ``outline`` slide (slide 3) and closes with a ``recap`` slide.
+    In the deck: the section's ``data-kind`` (``content`` when omitted).
+``optional``
+    ``true`` for deeper material a plan may skip (anything the page keeps in
+    a dropdown): the slide shows a small "optional" badge and its section
+    has ``data-optional="true"``.
+``show``
+    What the slide shows, in order: a YAML list whose entries are either
+    a *name* or a *text* entry.
+
+    * a name, as the chapter names it: ``short`` (the chapter's "In short"
+      paragraph), an equation label (``eq-...``), a figure name (``fig-...``:
+      a figure, or an explorer's slider player) or any other id of the
+      rendered page. Nothing is copied into the comment: after the HTML
+      build, each named element is taken from the built page itself, so a
+      slide shows exactly what the page shows. A figure is shown at
+      :data:`FIGURE_SCALE` times its design width and its caption goes to the
+      speaker notes (the slide keeps "Fig. N.M").
+    * ``text: ...``, a mapping with the one key ``text``: a bullet point, in
+      Markdown (``*emphasis*``, ``**bold**``, ```code```) with ``$inline$``
+      and ``$$display$$`` maths, typeset by the site's MathJax. Quote the
+      text in *single* quotes (``text: 'Goal: $\langle p_m, p_n\rangle$'``,
+      backslashes stay as they are; write a quote inside as ``''``) when it
+      contains ``: `` or `` #`` or starts with a YAML sign such as ``*``,
+      ``[``, ``{``, ``|``, ``>``, ``!``, ``%``, ``@`` or a quote. Never
+      double quotes: they read ``\l`` as an escape. A block ``text: |``
+      takes several lines, unquoted.
+
+    The old flow form ``show: [short, eq-a, fig-b]`` (names only) is
+    the same as the block list of those names. A slide whose entries are
+    all text or equations (no figure, player, table or code) is laid out
+    larger, its entries spread over the height under the title, so that it
+    does not look empty; a slide with a figure is laid out from the top.
+``steps``
+    ``true``: the slide reveals its entries one by one: the first shows
+    with the slide, each later one on the next press of the right arrow,
+    space or Page Down (a reveal.js *fragment*; left arrow hides it again).
+    Any entry can be a step: text, an equation, a figure or a player. A
+    slide with steps has at least two entries.
+``ask``
+    Markdown: the question to ask before the next step shows. Needs
+    ``steps: true`` (an error without it). In the speaker notes under the
+    heading "Ask before the next step".
+``board``
+    Markdown with maths: the board work of the slide's steps (what to write
+    and in which order). In the speaker notes under "Board work". Every slide
+    that shows an equation has ``board``.
+``notes``
+    Markdown with maths: what to say (reveal.js's speaker notes, key S).
+``handout``
+    On one slide of the deck: the name of the handout's figure.
+
+Write the title short: at most :data:`MAX_TITLE` characters, stating the
+slide's point (``tests/test_slides.py`` checks this and the rules above that
+are not build errors: the deck's first and last kinds, the length of titles,
+a caption on each figure, ``board`` wherever an equation shows, at least two
+entries for ``steps``, no slide more than half empty, contrast).
 
 After each HTML build, for every chapter with such comments:
 
-* ``slides/<name>.html``: a reveal.js deck, 1024 x 768, a title slide with
-  the short answer, then one slide per comment. reveal.js is vendored from
-  the npm registry (``_ext/vendor/revealjs``, ``make vendor-reveal``) and
-  copied to ``_static/revealjs``; MathJax is the site's own. Figures are
-  shown at :data:`FIGURE_SCALE`
-  times their design width, so their smallest text (10 pt, 13.9 px at the
-  design width, ``posenc.plots.TEXT``) is at least 20 px on a 1024 x 768
-  screen; a figure too tall for a slide at that scale fails the build.
-  Players step through the site's frames (``_static/explorers``).
+* ``slides/<name>.html``: a reveal.js deck, 1024 x 768. reveal.js is
+  vendored from the npm registry (``_ext/vendor/revealjs``, ``make
+  vendor-reveal``) and copied to ``_static/revealjs``; MathJax is the site's
+  own. Figures are shown at :data:`FIGURE_SCALE` times their design width,
+  so their smallest text (10 pt, 13.9 px at the design width,
+  ``posenc.plots.TEXT``) is at least 20 px on a 1024 x 768 screen; a figure
+  too tall for a slide at that scale fails the build. Text entries are at
+  least 24 px. Players step through the site's frames
+  (``_static/explorers``).
 * ``handouts/<name>.html``: the two-page summary for print (``make
   handouts`` prints it with Chromium, ``scripts/handouts.py``): the short
   answer, the key equations (every equation the slides show), the handout's
@@ -78,34 +147,114 @@ DESIGN_DPI = 100
 REVEAL = Path(__file__).resolve().parent / "vendor" / "revealjs"
 
 
+#: The kinds of slide besides content slides (``kind:``).
+KINDS = ("motivation", "outline", "recap")
+#: The keys of a slide comment.
+KEYS = ("kind", "optional", "show", "steps", "ask", "board", "notes", "handout")
+#: The longest title a slide may have, in characters (a test, not the build).
+MAX_TITLE = 40
+
+
+@dataclass(frozen=True)
+class Text:
+    """A text entry of ``show``: a bullet point, Markdown with maths."""
+
+    text: str
+
+
 @dataclass
 class Slide:
     title: str
-    show: list[str] = field(default_factory=list)
+    #: In order: names of elements of the page (str) and text entries.
+    show: list[str | Text] = field(default_factory=list)
     notes: str = ""
     handout: str | None = None
+    #: ``content`` or one of :data:`KINDS`.
+    kind: str = "content"
+    optional: bool = False
+    steps: bool = False
+    ask: str = ""
+    board: str = ""
+
+    @property
+    def names(self) -> list[str]:
+        """The names ``show`` takes from the page, in order."""
+        return [entry for entry in self.show if isinstance(entry, str)]
+
+
+def _entry(item, fail) -> str | Text:
+    """One entry of ``show``: a name, or a ``{text: ...}`` mapping."""
+    if isinstance(item, str) and item.strip():
+        return item.strip()
+    if isinstance(item, dict):
+        if set(item) != {"text"}:
+            fail(
+                f"a show entry is a name or a mapping with the one key 'text', "
+                f"not {sorted(map(str, item))}"
+            )
+        if not isinstance(item["text"], str) or not item["text"].strip():
+            fail("a text entry's text is Markdown, not empty or a number")
+        return Text(item["text"].strip())
+    return fail(
+        f"a show entry is a name or 'text: ...', not {item!r} "
+        "(quote a text that has ': ' or ' #' in single quotes)"
+    )
+
+
+def _parse(title: str, body: str, where: str) -> Slide:
+    def fail(rule: str):
+        raise ExtensionError(f"{where}: slide {title!r}: {rule}")
+
+    if not title:
+        fail("a slide has a title on the line of '<!-- slide:'")
+    try:
+        meta = yaml.safe_load(body) or {}
+    except yaml.YAMLError as error:
+        fail(
+            f"not YAML ({' '.join(str(error).split())}); quote a text that "
+            "has ': ' or ' #' in single quotes 'like this'"
+        )
+    if not isinstance(meta, dict):
+        fail("the lines after the title are 'key: value' pairs")
+    unknown = set(meta) - set(KEYS)
+    if unknown:
+        fail(f"slide keys {sorted(map(str, unknown))} unknown (known: {KEYS})")
+    kind = meta.get("kind", "content")
+    if kind not in (*KINDS, "content") or "kind" in meta and kind == "content":
+        fail(f"kind is one of {KINDS} (or omitted, a content slide), not {kind!r}")
+    for key in ("optional", "steps"):
+        if not isinstance(meta.get(key, False), bool):
+            fail(f"{key} is true or false, not {meta[key]!r}")
+    for key in ("ask", "board", "notes", "handout"):
+        if meta.get(key) is not None and not isinstance(meta[key], str):
+            fail(f"{key} is text (Markdown), not {meta[key]!r}")
+    show = meta.get("show") or []
+    if isinstance(show, str):
+        show = [show]
+    if not isinstance(show, list):
+        fail("show is a list of entries")
+    if meta.get("ask") and not meta.get("steps"):
+        fail("'ask' needs 'steps: true' (the question comes before a step)")
+    return Slide(
+        title=title,
+        show=[_entry(item, fail) for item in show],
+        notes=meta.get("notes") or "",
+        handout=meta.get("handout"),
+        kind=kind,
+        optional=meta.get("optional", False),
+        steps=meta.get("steps", False),
+        ask=(meta.get("ask") or "").strip(),
+        board=meta.get("board") or "",
+    )
 
 
 def slides_of(text: str, where: str = "") -> list[Slide]:
-    """The slides marked in a chapter's source ``text``."""
-    found = []
-    for match in MARKER.finditer(text):
-        meta = yaml.safe_load(match["body"]) or {}
-        unknown = set(meta) - {"show", "notes", "handout"}
-        if unknown:
-            raise ExtensionError(f"{where}: slide keys {sorted(unknown)} unknown")
-        show = meta.get("show") or []
-        if isinstance(show, str):
-            show = [show]
-        found.append(
-            Slide(
-                title=match["title"].strip(),
-                show=[str(item) for item in show],
-                notes=str(meta.get("notes") or ""),
-                handout=meta.get("handout"),
-            )
-        )
-    return found
+    """The slides marked in a chapter's source ``text`` (``where`` names the
+    chapter in errors)."""
+    return [
+        _parse(match["title"].strip(), match["body"], where)
+        for match in MARKER.finditer(text)
+    ]
 
 
 def chapter_slides(app: Sphinx, docname: str) -> list[Slide]:
@@ -277,42 +426,108 @@ def _title_html(soup) -> str:
     return heading.decode_contents().strip()
 
 
+#: Elements that make a slide more than text and equations (it keeps the
+#: layout from the top; a slide without them is laid out larger).
+NOT_TEXT = ["img", "figure", "table", "pre", "video", "iframe", "svg"]
+
+
+def _text_html(text: str) -> str:
+    """A text entry's Markdown as HTML for a list item (one paragraph is
+    unwrapped)."""
+    rendered = _notes_html(text).strip()
+    one = re.fullmatch(r"<p>(.*)</p>", rendered, re.S)
+    if one and "<p>" not in one.group(1):
+        return one.group(1)
+    return rendered
+
+
+def _notes_of(slide: Slide, captions: list[str]) -> str:
+    """The speaker notes: what to say, the question, the board work, the
+    captions of the figures shown."""
+    parts = [_notes_html(slide.notes)]
+    if slide.ask:
+        parts.append('<h3 class="posenc-ask">Ask before the next step</h3>')
+        parts.append(_notes_html(slide.ask))
+    if slide.board:
+        parts.append('<h3 class="posenc-board">Board work</h3>')
+        parts.append(_notes_html(slide.board))
+    parts += [f'<p class="posenc-caption">{caption}</p>' for caption in captions]
+    return "".join(parts)
+
+
+def _slide_html(
+    slide: Slide, number: int, soup, page: str, site: Path, explorers: list[str]
+) -> str:
+    """One ``<section>`` of the deck."""
+    where = f"{page}: slide {number + 1} {slide.title!r}"
+    captions: list[str] = []
+    parts: list[str] = []
+    points: list[str] = []  # text entries in a row: one list
+    only_text = True
+
+    def flush() -> None:
+        if points:
+            parts.append(f'<ul class="posenc-points">{"".join(points)}</ul>')
+            points.clear()
+
+    for index, entry in enumerate(slide.show):
+        step = slide.steps and index > 0
+        if isinstance(entry, Text):
+            fragment = ' class="fragment"' if step else ""
+            points.append(f"<li{fragment}>{_text_html(entry.text)}</li>")
+            continue
+        flush()
+        element = _clean(_element(soup, entry, where), page, site, where, captions)
+        if element.name in NOT_TEXT or element.find(NOT_TEXT):
+            only_text = False
+        if step:
+            element["class"] = [*element.get("class", []), "fragment"]
+        players = element.find_all(class_="posenc-player")
+        if "posenc-player" in element.get("class", []):
+            players.append(element)
+        explorers += [player["data-explorer"] for player in players]
+        parts.append(str(element))
+    flush()
+    classes = ["posenc-fill"] if only_text and parts else []
+    attributes = f'data-slide="{number}" data-kind="{slide.kind}"'
+    badge = ""
+    if slide.optional:
+        classes.append("posenc-optional")
+        attributes += ' data-optional="true"'
+        badge = '<span class="posenc-badge">optional</span>'
+    if classes:
+        attributes += f' class="{" ".join(classes)}"'
+    if slide.steps:
+        attributes += ' data-steps="true"'
+    return (
+        f"<section {attributes}>{badge}<h2>{_notes_html(slide.title, True)}</h2>"
+        f'<div class="posenc-slide-body">{"".join(parts)}</div>'
+        f'<aside class="notes">{_notes_of(slide, captions)}</aside></section>'
+    )
+
+
 def write_deck(
-    site: Path, page: str, slides: list[Slide], key: str
+    site: Path, page: str, slides: list[Slide], key: str, book: str = ""
 ) -> tuple[Path, list[str]]:
     """Write ``slides/<name>.html`` from the built ``page``; return its path
-    and the explorers it plays."""
+    and the explorers it plays. ``book`` is the book's name (title slide)."""
     from bs4 import BeautifulSoup
 
     soup = BeautifulSoup((site / page).read_text(encoding="utf-8"), "html.parser")
-    where = page
     title = _title_text(soup)
     name = Path(page).stem
-    short = _clean(_element(soup, "short", where), page, site, where, [])
+    book_line = f'<p class="posenc-book">{html.escape(book)}</p>' if book else ""
     sections = [
-        '<section class="posenc-title-slide" data-slide="0">'
-        f"<h1>{_title_html(soup)}</h1>{short}"
+        '<section class="posenc-title-slide" data-slide="0" data-kind="title">'
+        f"<h1>{_title_html(soup)}</h1>{book_line}"
         '<aside class="notes"><p>The chapter page: '
-        f"{html.escape(page)}. Press the right arrow or space to go on; "
-        "Esc shows every slide.</p></aside></section>"
+        f"{html.escape(page)}. Press the right arrow or space to go on "
+        "(a slide with steps shows its next step first); Esc shows every "
+        "slide.</p></aside></section>"
     ]
     explorers: list[str] = []
     for number, slide in enumerate(slides, start=1):
-        notes: list[str] = []
-        parts = []
-        for key in slide.show:
-            element = _clean(_element(soup, key, where), page, site, where, notes)
-            for player in element.find_all(class_="posenc-player"):
-                explorers.append(player["data-explorer"])
-            parts.append(str(element))
-        notes_html = _notes_html(slide.notes) + "".join(
-            f'<p class="posenc-caption">{caption}</p>' for caption in notes
-        )
-        sections.append(
-            f'<section data-slide="{number}"><h2>{_notes_html(slide.title, True)}</h2>'
-            f'<div class="posenc-slide-body">{"".join(parts)}</div>'
-            f'<aside class="notes">{notes_html}</aside></section>'
-        )
+        sections.append(_slide_html(slide, number, soup, page, site, explorers))
     up = "../"
     css = "".join(
         f'<link rel="stylesheet" href="{up}_static/{path}">\n'
@@ -340,6 +555,7 @@ def write_deck(
         + player
         + "<script>Reveal.initialize({"
         + f"width: {WIDTH}, height: {HEIGHT}, margin: 0.02, center: false, "
+        + "display: 'flex', "
         + "hash: true, transition: 'none', slideNumber: 'c/t', "
         + "plugins: [RevealNotes]});</script>\n</body>\n</html>\n"
     )
@@ -360,11 +576,11 @@ def write_handout(site: Path, page: str, slides: list[Slide]) -> Path:
     name = Path(page).stem
     equations, figure = [], None
     for slide in slides:
-        equations += [key for key in slide.show if key.startswith("eq-")]
+        equations += [key for key in slide.names if key.startswith("eq-")]
         if slide.handout:
             figure = slide.handout
     if figure is None:
-        figures = [k for s in slides for k in s.show if k.startswith("fig-")]
+        figures = [k for s in slides for k in s.names if k.startswith("fig-")]
         figure = figures[0] if figures else None
     parts = [f"<h1>{_title_html(soup)}</h1>"]
     parts.append(str(_plain(_element(soup, "short", where))))
@@ -443,11 +659,16 @@ def write_all(app: Sphinx, exception: Exception | None) -> None:
         since = max(code, (site / page).stat().st_mtime)
         if all(t.exists() and t.stat().st_mtime > since for t in targets):
             continue
-        write_deck(site, page, slides, frames_key())
+        write_deck(site, page, slides, frames_key(), book_name(app))
         write_handout(site, page, slides)
     for folder in ("slides", "handouts"):
         for stale in set((site / folder).glob("*.html")) - written:
             stale.unlink()
+
+
+def book_name(app: Sphinx) -> str:
+    """The book's name (Jupyter Book sets ``html_title``, not ``project``)."""
+    return app.config.html_title or app.config.project
 
 
 def add_static_path(app: Sphinx, config) -> None:

@@ -6,7 +6,9 @@ has a deck ``slides/<name>.html`` in the site (``POSENC_SITE``, else
 mark slides (REQUIRED).
 Each deck is opened at 1024 x 768 with every request off 127.0.0.1
 blocked and counted, then walked with the keyboard alone (the
-right arrow, from the first slide): each slide is reached, in order; on each,
+right arrow, from the first slide): each slide is reached, in order, and
+each step (reveal.js fragment) of a slide with ``steps`` shows in order
+before the next slide; on each slide, with all its steps shown,
 the maths is typeset (no raw TeX), every text is at least 20 px, figures are
 shown at least 20 px / 13.9 px times their design width (their 10 pt text
 at 20 px), and nothing runs off the slide. A player on a slide, moved with
@@ -109,9 +111,61 @@ def test_slide_comments_parse():
     )
     (found,) = slides.slides_of(text)
     assert (found.title, found.show) == ("A title", ["short", "eq-x"])
+    assert (found.kind, found.steps, found.optional) == ("content", False, False)
     assert found.notes.strip() == "Say $x$."
     with pytest.raises(Exception, match="unknown"):
         slides.slides_of("<!-- slide: T\nshwo: [x]\n-->\n")
+
+
+def test_the_documented_example_parses():
+    """The example of ``_ext/slides.py``'s docstring is a valid slide, with
+    every new key."""
+    import textwrap
+
+    import slides
+
+    doc = slides.__doc__
+    start = doc.index("    <!-- slide:")
+    example = textwrap.dedent(doc[start : doc.index("-->", start) + 3])
+    (found,) = slides.slides_of(example, "doc")
+    assert found.kind == "motivation" and found.steps and found.ask
+    assert found.show == [
+        slides.Text("Attention sees a *set*; where does order come from?"),
+        "eq-attention",
+        slides.Text("Swap two rows of $X$: the rows of the output swap."),
+    ]
+    assert found.names == ["eq-attention"]
+    assert "x_m^\\top" in found.board
+
+
+#: Malformed slides: the build stops with an error naming the chapter, the
+#: slide and the rule.
+MALFORMED = {
+    "ask: Why?\nshow: [a, b]": "'ask' needs 'steps: true'",
+    "kind: lecture": "kind is one of",
+    "kind: content": "kind is one of",
+    "optional: maybe": "optional is true or false",
+    "steps: 2": "steps is true or false",
+    "show:\n  - txt: a": "the one key 'text'",
+    "show:\n  - text: a\n    more: b": "the one key 'text'",
+    "show:\n  - text: ''": "text is Markdown",
+    "show:\n  - 3": "a show entry is a name",
+    "show:\n  - text: Goal: a": "not YAML",
+    "board: [a]": "board is text",
+    "shwo: [x]": "unknown",
+}
+
+
+@pytest.mark.parametrize("body", MALFORMED)
+def test_malformed_slides_stop_the_build(body):
+    import slides
+    from sphinx.errors import ExtensionError
+
+    with pytest.raises(ExtensionError) as error:
+        slides.slides_of(f"<!-- slide: The title\n{body}\n-->\n", "book/ch")
+    message = str(error.value)
+    assert message.startswith("book/ch: slide 'The title': "), message
+    assert MALFORMED[body] in message
 
 
 @pytest.fixture(scope="module")
@@ -146,20 +200,38 @@ def open_deck(browser, name: str):
     return page, outside, errors
 
 
+#: JavaScript: where the deck is: the slide, and how many of its steps show.
+WHERE = """() => {
+  const slide = Reveal.getCurrentSlide();
+  return [Reveal.getIndices().h,
+          slide.querySelectorAll(".fragment.visible").length];
+}"""
+#: JavaScript: how many steps (fragments) each slide has.
+STEPS = """() => Reveal.getSlides().map(
+  s => s.querySelectorAll(".fragment").length)"""
+
+
 @pytest.mark.parametrize("name", MARKED)
 def test_deck_by_keyboard(browser, name):
+    """The right arrow shows each slide's steps in order, then the next
+    slide; each slide is measured once all its steps show."""
     page, outside, errors = open_deck(browser, name)
     total = page.evaluate("Reveal.getTotalSlides()")
     expected = (SITE / "slides" / f"{name}.html").read_text().count("<section")
     assert total == expected >= 2
+    steps = page.evaluate(STEPS)
+    walk = [(h, shown) for h in range(total) for shown in range(steps[h] + 1)]
     problems = []
     seen = []
-    for step in range(total):
-        if step:
+    for press, (h, shown) in enumerate(walk):
+        if press:
             page.keyboard.press("ArrowRight")
         page.wait_for_timeout(50)
-        index = page.evaluate("Reveal.getIndices().h")
-        seen.append(index)
+        seen.append(tuple(page.evaluate(WHERE)))
+        if shown < steps[h]:
+            continue
+        page.wait_for_timeout(250)  # a step fades in (0.2 s)
+        index = h
         shown = page.evaluate(MEASURE)
         raw = [mark for mark in RAW_TEX if mark in shown["text"]]
         if raw or shown["untypeset"]:
@@ -177,7 +249,7 @@ def test_deck_by_keyboard(browser, name):
                     f"slide {index}: figure {image['shown']:.0f} px wide, "
                     f"needs {needed:.0f}"
                 )
-    assert seen == list(range(total)), "the right arrow skips or repeats"
+    assert seen == walk, "the right arrow skips or repeats a slide or a step"
     assert problems == []
     assert outside == []
     assert errors == []
