@@ -11,6 +11,8 @@ what running them needs::
       requirements.txt       the packages, pinned as in the book's lock
       pyproject.toml         makes posenc installable (pip install -e .)
       posenc/                the companion module the book was built with
+      posenc-<version>-py3-none-any.whl
+                             the same module as a wheel, for a hosted service
       01_the_encoding.ipynb  ... one notebook per chapter, numbered as in
       A_appendix_sqrt_d.ipynb    the book (the appendix is A; the
                                  introduction, if a notebook, is 00)
@@ -20,6 +22,14 @@ A student unzips it and runs, in ``why-sines-notebooks/``::
     python3 -m venv .venv
     .venv/bin/pip install -r requirements.txt
     .venv/bin/jupyter lab
+
+On a hosted Jupyter service (a university's JupyterHub, Colab), which has
+numpy, scipy, matplotlib, sympy and ipywidgets already, at their newest
+releases, a student uploads the zip, unzips it and installs only posenc,
+from the wheel: ``%pip install why-sines-notebooks/posenc-<version>-py3-
+none-any.whl``. A wheel needs no build backend and no download: its
+dependencies are posenc's, unpinned (``pyproject.toml``), so pip finds them
+installed and changes nothing (:func:`posenc_wheel`; the README says how).
 
 ``requirements.txt`` lists what running the notebooks needs and nothing of
 the build or the tests: the dependencies of posenc and its ``notebooks``
@@ -39,12 +49,15 @@ another way calls :func:`write_bundle` with them.
 Every page links to the zip from the theme's download menu, and a page can
 link to it in its text with the role ``{bundle}`link text```.
 ``tests/test_bundle.py`` installs the zip in a fresh virtual environment and
-runs every notebook in it.
+runs every notebook in it, once with the pinned requirements and once as on
+a hosted service: the newest releases, then the wheel alone, from no index.
 """
 
 from __future__ import annotations
 
+import base64
 import hashlib
+import io
 import json
 import tomllib
 import zipfile
@@ -280,6 +293,74 @@ def bundle_pyproject(pyproject: Path) -> str:
     return text
 
 
+# ------------------------------------------------------------ the wheel
+
+#: A wheel's files carry this date (the earliest a zip can hold), so the
+#: same module gives the same bytes in every build and both editions.
+WHEEL_DATE = (1980, 1, 1, 0, 0, 0)
+
+
+def _record_hash(data: bytes) -> str:
+    digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest())
+    return "sha256=" + digest.rstrip(b"=").decode()
+
+
+def wheel_metadata(project: dict) -> str:
+    """The ``METADATA`` of posenc's wheel (core metadata 2.1): its
+    dependencies as ``pyproject.toml`` writes them (unpinned, so pip keeps
+    the releases a service has), its extras with their markers."""
+    lines = [
+        "Metadata-Version: 2.1",
+        f"Name: {project['name']}",
+        f"Version: {project['version']}",
+        f"Summary: {project.get('description', '')}",
+        f"Requires-Python: {project['requires-python']}",
+    ]
+    lines += [f"Requires-Dist: {Requirement(r)}" for r in project["dependencies"]]
+    for extra, requirements in project.get("optional-dependencies", {}).items():
+        lines.append(f"Provides-Extra: {extra}")
+        for line in requirements:
+            requirement = Requirement(line)
+            marker = f'extra == "{extra}"'
+            if requirement.marker is not None:
+                marker = f"({requirement.marker}) and {marker}"
+            requirement.marker = None
+            lines.append(f"Requires-Dist: {requirement}; {marker}")
+    return "\n".join(lines) + "\n"
+
+
+def posenc_wheel(root: Path) -> tuple[str, bytes]:
+    """posenc as a pure-Python wheel: (file name, bytes), written here
+    rather than by a build backend (nothing to download at build time, and
+    the same bytes for the same sources). ``pip install`` of it needs no
+    backend and, where posenc's dependencies are installed, no index."""
+    project = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    project = project["project"]
+    name = canonicalize_name(project["name"]).replace("-", "_")
+    dist = f"{name}-{project['version']}"
+    info = f"{dist}.dist-info"
+    files = {
+        p.relative_to(root).as_posix(): p.read_bytes() for p in _posenc_files(root)
+    }
+    files[f"{info}/METADATA"] = wheel_metadata(project).encode()
+    files[f"{info}/WHEEL"] = (
+        b"Wheel-Version: 1.0\nGenerator: posenc notebook_bundle\n"
+        b"Root-Is-Purelib: true\nTag: py3-none-any\n"
+    )
+    record = [
+        f"{path},{_record_hash(data)},{len(data)}" for path, data in files.items()
+    ]
+    files[f"{info}/RECORD"] = ("\n".join([*record, f"{info}/RECORD,,"]) + "\n").encode()
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as wheel:
+        for path, data in files.items():
+            entry = zipfile.ZipInfo(path, date_time=WHEEL_DATE)
+            entry.compress_type = zipfile.ZIP_DEFLATED
+            entry.external_attr = 0o644 << 16
+            wheel.writestr(entry, data)
+    return f"{dist}-py3-none-any.whl", buffer.getvalue()
+
+
 # ------------------------------------------------------------ README
 
 
@@ -289,8 +370,10 @@ def readme(
     version: str,
     packages: int,
     extra: Iterable[str] = (),
+    wheel: str = "",
 ) -> str:
-    """The bundle's ``README.md``: how to run, what is inside, the website."""
+    """The bundle's ``README.md``: how to run (on the student's computer and
+    on a hosted service, from ``wheel``), what is inside, the website."""
     website = (
         f"It comes from the book's website, <{site_url}>"
         if site_url
@@ -339,6 +422,46 @@ open it in this JupyterLab, or run this folder's `.venv/bin/jupyter lab`
 in the folder where you saved it. It imports the `posenc` of this folder,
 which `pip` installed.
 
+## On a hosted Jupyter service: nothing to install on your computer
+
+A university's JupyterHub, Google Colab and similar services already have
+what the chapters use: numpy, scipy, matplotlib, sympy and ipywidgets.
+There you install only `posenc`, from the file `{wheel}` of this folder.
+Its dependencies are not pinned, so `pip` finds them installed, keeps the
+versions the service has and downloads nothing. `posenc` needs Python 3.11
+or newer.
+
+**JupyterHub or any JupyterLab.** Upload `{BUNDLE}` with the upload button
+(the arrow) above the file browser. Open a new notebook in the same folder
+and run, in one cell:
+
+```
+!unzip -q -o {BUNDLE}
+%pip install why-sines-notebooks/{wheel}
+```
+
+Then open a chapter in `why-sines-notebooks/` and choose *Run > Restart
+Kernel and Run All Cells*. If `import posenc` fails with
+`ModuleNotFoundError`, restart the kernel once: where the service's Python
+is read-only, `pip` installs for your user alone, in a folder that Python
+adds to its path only when it starts.
+
+**Google Colab.** Colab opens notebooks from your computer, one at a time.
+Unzip `{BUNDLE}` on your computer. In Colab, choose *File > Upload
+notebook* and pick a chapter. Upload `{wheel}` with the file pane (the
+folder icon on the left, then the upload button). Add a first cell and run
+it:
+
+```
+%pip install {wheel}
+```
+
+Then choose *Runtime > Run all*. Colab forgets the files when it
+disconnects: upload the file and run that cell again next time.
+
+The chapters were run with the newest releases of these libraries when
+this zip was made; the services themselves were not tried.
+
 ## What is inside
 
 | file | chapter |
@@ -349,7 +472,9 @@ which `pip` installed.
   naming the chapter that derives it; `plots.py` the figures; `widgets.py`
   the sliders.
 - `requirements.txt`: the packages the notebooks need, each pinned.
-- `pyproject.toml`: makes `posenc` installable (`pip install -e .`).{more}
+- `pyproject.toml`: makes `posenc` installable (`pip install -e .`).
+- `{wheel}`: the same `posenc`, ready to install on a hosted service
+  (`pip install {wheel}`).{more}
 """
 
 
@@ -380,10 +505,13 @@ def bundle_members(
     version = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["version"]
     requirements = student_requirements(root / "requirements.txt", pyproject)
     packages = sum("==" in line for line in requirements.splitlines())
+    wheel, wheel_bytes = posenc_wheel(root)
+    text = readme(chapters, site_url, version, packages, extra, wheel)
     members = {
-        "README.md": readme(chapters, site_url, version, packages, extra).encode(),
+        "README.md": text.encode(),
         "requirements.txt": requirements.encode(),
         "pyproject.toml": bundle_pyproject(pyproject).encode(),
+        wheel: wheel_bytes,
     }
     for path in _posenc_files(root):
         members[path.relative_to(root).as_posix()] = path.read_bytes()

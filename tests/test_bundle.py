@@ -22,6 +22,7 @@ test`` and ``make mutants``), not in ``make test``.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -38,6 +39,7 @@ import pytest
 import yaml
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
+from packaging.version import Version
 
 ROOT = Path(__file__).resolve().parents[1]
 #: uv, from the venv that runs the tests (the lock pins it).
@@ -313,20 +315,23 @@ class Clock:
         return lap
 
 
-@pytest.mark.fresh_venv
-def test_every_notebook_runs_in_a_fresh_venv(bundle, tmp_path):
-    bundle.extractall(tmp_path)
-    folder = tmp_path / FOLDER
-    python = folder / ".venv" / "bin" / "python"
+def clean_env(tmp_path: Path) -> dict[str, str]:
+    """The environment of a student's shell: no kernel, profile, settings
+    or pip configuration of this machine's user."""
     env = {
         **os.environ,
-        # No kernel, profile or settings of the machine's user.
         "JUPYTER_PATH": "",
         "JUPYTER_DATA_DIR": str(tmp_path / "jupyter-data"),
         "JUPYTER_CONFIG_DIR": str(tmp_path / "jupyter-config"),
         "IPYTHONDIR": str(tmp_path / "ipython"),
         "PYTHONNOUSERSITE": "1",
+        "PIP_CONFIG_FILE": os.devnull,
     }
+    # This machine's pip also looks in a local folder of wheels, and under
+    # constraints (the certificate of the way out to the index stays).
+    for name in [n for n in env if n.startswith("PIP_") and n != "PIP_CERT"]:
+        env.pop(name)
+    env["PIP_CONFIG_FILE"] = os.devnull
     # What a student's shell would not have. PYTHONDONTWRITEBYTECODE too:
     # the install compiles no bytecode (most modules are never imported), so
     # each module is compiled when first imported, once; with the variable
@@ -334,6 +339,56 @@ def test_every_notebook_runs_in_a_fresh_venv(bundle, tmp_path):
     # (about 5 CPU-seconds a notebook).
     for name in ("VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME", "PYTHONDONTWRITEBYTECODE"):
         env.pop(name, None)
+    return env
+
+
+def run_folder(python: Path, folder: Path, env: dict) -> tuple[list[dict], str]:
+    """Every notebook at the top of ``folder``, each from a clean kernel of
+    ``python``, one per core (scripts/run_notebooks.py): the reports, and
+    what the runner wrote to stderr (its end)."""
+    result = subprocess.run(
+        [python, ROOT / "scripts" / "run_notebooks.py", folder],
+        cwd=folder,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    reports = [json.loads(line) for line in result.stdout.splitlines() if line]
+    return reports, result.stderr[-3000:]
+
+
+def failures_of(reports: list[dict]) -> list[str]:
+    """Each failing notebook: its name, the cell, the chapter's line, the
+    error and its traceback."""
+    failures = []
+    for report in reports:
+        failure = report["failure"]
+        if failure is not None:
+            where = where_in_the_book(report["notebook"], failure["cell"])
+            failures.append(
+                f"{report['notebook']}, cell {failure['cell']}{where}: "
+                f"{failure['error']}\n{failure['traceback']}"
+            )
+    return failures
+
+
+def timing_line(name: str, timings: dict, reports: list[dict]) -> str:
+    slowest = max(reports, key=lambda r: r["seconds"])
+    return (
+        f"{name}: "
+        + ", ".join(
+            f"{k} {wall:.0f} s ({cpu:.0f} CPU-s)" for k, (wall, cpu) in timings.items()
+        )
+        + f"; slowest notebook {slowest['notebook']} {slowest['seconds']} s"
+    )
+
+
+@pytest.mark.fresh_venv
+def test_every_notebook_runs_in_a_fresh_venv(bundle, tmp_path):
+    bundle.extractall(tmp_path)
+    folder = tmp_path / FOLDER
+    python = folder / ".venv" / "bin" / "python"
+    env = clean_env(tmp_path)
     timings = {}
     clock = Clock()
 
@@ -373,42 +428,166 @@ def test_every_notebook_runs_in_a_fresh_venv(bundle, tmp_path):
         (folder / name).write_bytes(data)
 
     clock.lap()
-    result = subprocess.run(
-        [python, ROOT / "scripts" / "run_notebooks.py", folder],
-        cwd=folder,
-        env=env,
-        capture_output=True,
-        text=True,
-    )
+    reports, stderr = run_folder(python, folder, env)
     timings["notebooks"] = clock.lap()
-    reports = [json.loads(line) for line in result.stdout.splitlines() if line]
     ran = sorted(r["notebook"] for r in reports)
     expected = sorted([*(name for name, _ in book_order()), *student])
-    assert ran == expected, result.stderr[-3000:]
-    failures = []
+    assert ran == expected, stderr
+    failures = failures_of(reports)
     for report in reports:
-        failure = report["failure"]
-        if failure is not None:
-            where = where_in_the_book(report["notebook"], failure["cell"])
-            failures.append(
-                f"{report['notebook']}, cell {failure['cell']}{where}: "
-                f"{failure['error']}\n{failure['traceback']}"
-            )
-            continue
-        # The kernel was the bundle's Python, importing the folder's posenc.
-        assert Path(report["prefix"]) == folder / ".venv", report
-        assert Path(report["posenc"]) == folder / "posenc" / "__init__.py", report
-    slowest = max(reports, key=lambda r: r["seconds"])
-    print(
-        "bundle: "
-        + ", ".join(
-            f"{k} {wall:.0f} s ({cpu:.0f} CPU-s)" for k, (wall, cpu) in timings.items()
-        )
-        + f"; slowest notebook {slowest['notebook']} {slowest['seconds']} s"
-    )
+        if report["failure"] is None:
+            # The kernel was the bundle's Python, importing the folder's posenc.
+            assert Path(report["prefix"]) == folder / ".venv", report
+            assert Path(report["posenc"]) == folder / "posenc" / "__init__.py", report
+    print(timing_line("bundle", timings, reports))
     assert not failures, "\n\n".join(failures)
-    assert result.returncode == 0, result.stderr[-3000:]
     shutil.rmtree(folder / ".venv")  # 0.5 GB; kept when a check failed
+
+
+# ------------------------------------------------------------ a hosted service
+
+#: What a hosted Jupyter service has preinstalled and the chapters use
+#: (the README's list; pillow and mpmath come with matplotlib and sympy),
+#: then what runs notebooks without a browser there: a kernel, and the
+#: client JupyterLab itself drives it with.
+HOSTED = ["numpy", "scipy", "matplotlib", "sympy", "ipywidgets"]
+HEADLESS = ["ipykernel", "nbclient", "nbformat"]
+#: Colab's Python when this was written; the machine's own if it has none.
+HOSTED_PYTHON = "3.12"
+
+
+def hosted_python() -> Path:
+    """A Python ``HOSTED_PYTHON`` (on the PATH or installed by pyenv), else
+    the one running the tests."""
+    candidates = [shutil.which(f"python{HOSTED_PYTHON}")]
+    pyenv = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv")) / "versions"
+    candidates += sorted(pyenv.glob(f"{HOSTED_PYTHON}.*/bin/python{HOSTED_PYTHON}"))
+    for candidate in candidates:
+        if (
+            candidate
+            and subprocess.run([candidate, "-V"], capture_output=True).returncode == 0
+        ):
+            return Path(candidate)
+    return Path(sys.executable)
+
+
+def wheel_name(bundle) -> str:
+    (name,) = [n for n in members(bundle) if n.endswith(".whl")]
+    return name
+
+
+def versions(python: Path, env: dict) -> dict[str, str]:
+    """Installed distributions by canonical name: their versions."""
+    frozen = run(
+        [UV, "pip", "list", "--python", python, "--format", "json"], Path("/"), env=env
+    ).stdout
+    return {canonicalize_name(d["name"]): d["version"] for d in json.loads(frozen)}
+
+
+def test_the_wheel_is_posenc_and_pins_nothing(bundle):
+    """The wheel holds the repository's posenc, and its dependencies are
+    pyproject.toml's, with no version bound: installed over a service's
+    newest releases, it changes none of them."""
+    name = wheel_name(bundle)
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    assert name == f"posenc-{version}-py3-none-any.whl"
+    with zipfile.ZipFile(io.BytesIO(bundle.read(f"{FOLDER}/{name}"))) as wheel:
+        files = set(wheel.namelist())
+        sources = {
+            p.relative_to(ROOT).as_posix() for p in (ROOT / "posenc").glob("*.py")
+        }
+        assert {f for f in files if f.startswith("posenc/")} == sources
+        for source in sources:
+            assert wheel.read(source) == (ROOT / source).read_bytes(), source
+        info = f"posenc-{version}.dist-info"
+        text = wheel.read(f"{info}/METADATA").decode()
+    needs = [
+        Requirement(line.removeprefix("Requires-Dist: "))
+        for line in text.splitlines()
+        if line.startswith("Requires-Dist: ")
+    ]
+    always = [str(r) for r in needs if r.marker is None]
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert always == project["dependencies"]
+    assert {canonicalize_name(r) for r in always} >= set(HOSTED) - {"sympy"}
+    for requirement in needs:
+        assert not str(requirement.specifier), f"{requirement}: a version bound"
+
+
+def test_readme_says_how_to_run_on_a_hosted_service(bundle):
+    text = bundle.read(f"{FOLDER}/README.md").decode()
+    name = wheel_name(bundle)
+    for step in (
+        f"!unzip -q -o {BUNDLE}",
+        f"%pip install {FOLDER}/{name}",  # JupyterHub
+        f"%pip install {name}",  # Colab, the wheel uploaded alone
+    ):
+        assert step in text, step
+    for library in HOSTED:
+        assert library in text, library
+
+
+@pytest.mark.fresh_venv
+def test_every_notebook_runs_on_the_newest_releases_as_on_a_hosted_service(
+    bundle, tmp_path
+):
+    """What the README's hosted route does: a Python with the newest
+    releases of HOSTED (and HEADLESS) preinstalled, posenc installed from the
+    zip's wheel alone (pip with no index: nothing downloaded, nothing
+    changed), every notebook run from a folder that holds no posenc/ (the
+    kernel imports the installed one)."""
+    bundle.extractall(tmp_path)
+    folder = tmp_path / FOLDER
+    service = tmp_path / "service"
+    python = service / "bin" / "python"
+    env = clean_env(tmp_path)
+    timings = {}
+    clock = Clock()
+
+    run([hosted_python(), "-m", "venv", service], tmp_path, env=env)
+    # the newest releases: no pin, no lock (uv: in seconds)
+    run(
+        [UV, "pip", "install", "--python", python, *HOSTED, *HEADLESS],
+        tmp_path,
+        env=env,
+    )
+    timings["service"] = clock.lap()
+    newest = versions(python, env)
+    pins = lock_pins(ROOT / "requirements.txt")
+    for name in HOSTED:  # the newest is at least what the book pins
+        assert Version(newest[name]) >= Version(pins[name][1]), name
+
+    wheel = folder / wheel_name(bundle)
+    install = [python, "-m", "pip", "install", "--no-index", "--no-cache-dir"]
+    run([*install, "--disable-pip-version-check", wheel], tmp_path, env=env)
+    timings["posenc"] = clock.lap()
+    after = versions(python, env)
+    assert after.pop("posenc") == wheel.name.split("-")[1]
+    assert after == newest, "installing the wheel changed the service's packages"
+
+    notebooks = tmp_path / "notebooks"  # as Colab's /content: no posenc/
+    notebooks.mkdir()
+    for name, _ in book_order():
+        shutil.copy(folder / name, notebooks / name)
+    reports, stderr = run_folder(python, notebooks, env)
+    timings["notebooks"] = clock.lap()
+    assert sorted(r["notebook"] for r in reports) == sorted(
+        name for name, _ in book_order()
+    ), stderr
+    failures = failures_of(reports)
+    site_packages = run(
+        [python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+        tmp_path,
+        env=env,
+    ).stdout.strip()
+    for report in reports:
+        if report["failure"] is None:
+            assert Path(report["posenc"]).parent == Path(site_packages) / "posenc"
+    shown = ", ".join(f"{n} {newest[n]}" for n in [*HOSTED, "pillow", "ipykernel"])
+    print(f"hosted: Python {hosted_python().name}, {shown}")
+    print(timing_line("hosted", timings, reports))
+    assert not failures, "\n\n".join(failures)
+    shutil.rmtree(service)  # kept when a check failed
 
 
 def test_where_in_the_book_names_the_chapter_line():
