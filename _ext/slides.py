@@ -451,7 +451,7 @@ def _notes_of(slide: Slide, captions: list[str]) -> str:
     if slide.board:
         parts.append('<h3 class="posenc-board">Board work</h3>')
         parts.append(_notes_html(slide.board))
-    parts += [f'<p class="posenc-caption">{caption}</p>' for caption in captions]
+    parts += [f'<div class="posenc-caption">{caption}</div>' for caption in captions]
     return "".join(parts)
 
 
