@@ -24,24 +24,58 @@ its explanation in a live region that screen readers announce
 (``_ext/static/posenc-quiz.js``, no kernel, no network). Questions are
 numbered per page ("Question 1", ...) and are not exercises: they take no
 exercise number and have no solution, so the student edition keeps them.
-``tests/test_quiz.py`` checks the directive and, in Chromium, the feedback
-on every page that has questions.
+A self-check needs its answer, so the chapter page's source holds it.
+
+**For clickers** (a lecture hall votes on a question, then sees the
+answer), two more forms of the same questions, read from the chapters:
+
+* ``clickers/<chapter>.html``, written after every HTML build (both
+  editions, :func:`write_clicker_pages`): the chapter's questions and
+  options, one question to a screen on a projector, *with no answer in the
+  page's source*: no verdict, no explanation, no script but MathJax. It is
+  built from the questions and option texts of the built chapter page
+  alone, so nothing else of the quiz can reach it. Give students the
+  student edition's address of it.
+* the instructor section's answer key (``{quiz-key}``, default edition
+  only): every chapter's questions with the right letter and why each
+  option is right or wrong, folded under "Answer" (opened by a click when
+  projected; every one opened when printed).
+
+``tests/test_quiz.py`` checks the directive, in Chromium the feedback on
+every page that has questions, that no clicker page carries a marker of the
+right answer, and that the key gives each question's answer.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
+import yaml
 from docutils import nodes
 from docutils.parsers.rst import directives
+from docutils.statemachine import StringList
 from sphinx.application import Sphinx
+from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
+from sphinx.util.osutil import relative_uri
+
+logger = logging.getLogger(__name__)
 
 STATIC = Path(__file__).resolve().parent / "static"
+#: The answer-free pages, one per chapter, at the root of the site.
+CLICKERS = "clickers"
+#: A chapter's questions in its MyST source: the options, then the body.
+QUIZ_BLOCK = re.compile(r"^```\{quiz\}\n(.*?)^```\n", re.MULTILINE | re.DOTALL)
+#: While ``{quiz-key}`` parses the chapters' questions: how many of each
+#: chapter's were parsed (a question of the key is numbered as on its page).
+KEY_STATE = "posenc-quiz-key"
+LETTERS = "ABCDEFGH"
 
 
 class quiz_node(nodes.General, nodes.Element):
-    """One question: its text, then option nodes."""
+    """One question: its text, then option nodes. ``key``: in the answer
+    key (static, the answer folded), not a self-check."""
 
 
 class quiz_option_node(nodes.General, nodes.Element):
@@ -50,7 +84,9 @@ class quiz_option_node(nodes.General, nodes.Element):
 
 class QuizDirective(SphinxDirective):
     has_content = True
-    option_spec = {"answer": directives.positive_int}
+    # ``key-of``: the chapter of a question of the answer key ({quiz-key}
+    # writes it; a chapter never does).
+    option_spec = {"answer": directives.positive_int, "key-of": directives.unchanged}
 
     def run(self) -> list[nodes.Node]:
         body = nodes.container()
@@ -67,8 +103,15 @@ class QuizDirective(SphinxDirective):
                 f":answer: must be the number of an option, 1 to "
                 f"{len(options.children)}"
             )
-        serial = self.env.new_serialno("posenc-quiz")
-        quiz = quiz_node(ids=[f"quiz-{serial}"], number=serial + 1)
+        chapter = self.options.get("key-of")
+        if chapter is None:
+            serial = self.env.new_serialno("posenc-quiz")
+            quiz = quiz_node(ids=[f"quiz-{serial}"], number=serial + 1, key=False)
+        else:  # numbered as on the chapter's page
+            counts = self.env.temp_data.setdefault(KEY_STATE, {})
+            number = counts[chapter] = counts.get(chapter, 0) + 1
+            ids = [f"key-{chapter}-{number}"]
+            quiz = quiz_node(ids=ids, number=number, key=True, answer=answer)
         quiz.document = self.state.document
         self.set_source_info(quiz)
         question = nodes.container(classes=["quiz-question"])
@@ -91,7 +134,83 @@ class QuizDirective(SphinxDirective):
         return [quiz]
 
 
+# ------------------------------------------------------------ the answer key
+
+
+def toc_chapters(app: Sphinx) -> list[str]:
+    """The files of the table of contents that build uses, in order
+    (``book/rope``), but the instructor section's."""
+    path = Path(app.srcdir) / (app.config.external_toc_path or "_toc.yml")
+    toc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    files = []
+    for part in toc.get("parts", []):
+        for entry in part.get("chapters", []):
+            if "file" in entry and not entry["file"].startswith("book/instructor/"):
+                files.append(entry["file"])
+    return files
+
+
+def chapter_title(text: str) -> str:
+    """A chapter's title, as its MyST source writes it."""
+    return next(line[2:].strip() for line in text.splitlines() if line.startswith("# "))
+
+
+class QuizKeyDirective(SphinxDirective):
+    """Every chapter's questions with their answers (the instructor
+    section's answer key): a section per chapter, in book order, titled as
+    the chapter, linking its answer-free page, then its questions."""
+
+    has_content = False
+
+    def run(self) -> list[nodes.Node]:
+        lines = []
+        for docname in toc_chapters(self.env.app):
+            source = Path(self.env.srcdir) / f"{docname}.md"
+            if not source.is_file():
+                continue
+            text = source.read_text(encoding="utf-8")
+            blocks = QUIZ_BLOCK.findall(text)
+            if not blocks:
+                continue
+            self.env.note_dependency(str(source))
+            name = Path(docname).name
+            lines += [
+                f"## {chapter_title(text)}",
+                "",
+                f"{{clicker-page}}`{name}` · {{doc}}`the chapter </{docname}>`",
+                "",
+            ]
+            for block in blocks:
+                lines += ["```{quiz}", f":key-of: {name}", *block.splitlines()]
+                lines += ["```", ""]
+        container = nodes.section()
+        container.document = self.state.document
+        self.state.nested_parse(
+            StringList(lines, self.get_source_info()[0]),
+            0,
+            container,
+            match_titles=True,
+        )
+        return container.children
+
+
+def clicker_page_role(name, rawtext, text, lineno, inliner, options=None, content=None):
+    """A link from the answer key to a chapter's answer-free page."""
+    env = inliner.document.settings.env
+    builder = env.app.builder
+    label = "the questions without answers, for students and the projector"
+    if builder.format != "html":
+        return [nodes.Text(label)], []
+    uri = relative_uri(builder.get_target_uri(env.docname), f"{CLICKERS}/{text}.html")
+    return [nodes.reference(rawtext, label, refuri=uri, classes=["clicker-link"])], []
+
+
+# ------------------------------------------------------------ HTML
+
+
 def visit_quiz(self, node: quiz_node) -> None:
+    if node["key"]:
+        visit_key(self, node)
     self.body.append(
         f'<section class="posenc-quiz" id="{node["ids"][0]}" '
         f'aria-labelledby="{node["ids"][0]}-title">'
@@ -106,9 +225,40 @@ def depart_quiz(self, node: quiz_node) -> None:
     )
 
 
+def visit_key(self, node: quiz_node) -> None:
+    """A question of the answer key: its text, its options as a list, then
+    "Answer", folded: the right letter and why each option is right or
+    wrong. Static: no button, no script."""
+    question, *options = node.children
+    self.body.append(
+        f'<section class="posenc-quiz posenc-quiz-key" id="{node["ids"][0]}">'
+        f'<p class="quiz-title">Question {node["number"]}</p>'
+    )
+    question.walkabout(self)
+    self.body.append('<ol class="quiz-key-options" type="A">')
+    for option in options:
+        self.body.append("<li>")
+        option.children[0].walkabout(self)
+        self.body.append("</li>")
+    letter = LETTERS[node["answer"] - 1]
+    self.body.append(
+        '<details class="quiz-key-answer"><summary>Answer</summary>'
+        f'<p class="quiz-key-right">Right: <strong>{letter}</strong></p><dl>'
+    )
+    for option in options:
+        label, explanation = option.children
+        mark = " (right)" if option["correct"] else ""
+        self.body.append(f"<dt>{LETTERS[option['index'] - 1]}{mark}</dt><dd>")
+        for child in explanation.children:
+            child.walkabout(self)
+        self.body.append("</dd>")
+    self.body.append("</dl></details></section>\n")
+    raise nodes.SkipNode
+
+
 def visit_option(self, node: quiz_option_node) -> None:
     verdict = "right" if node["correct"] else "wrong"
-    letter = "ABCDEFGH"[node["index"] - 1]
+    letter = LETTERS[node["index"] - 1]
     self.body.append(
         f'<div class="quiz-option" data-verdict="{verdict}" '
         f'data-letter="{letter}">'
@@ -136,6 +286,138 @@ def text_visit_quiz(self, node) -> None:
     raise nodes.SkipNode
 
 
+# ------------------------------------------------------------ clicker pages
+
+
+def clicker_questions(page_html: str) -> tuple[str, str, list[dict]]:
+    """From a built chapter page: its title (HTML), its plain title, and
+    each question's text and option labels (HTML), nothing else."""
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup(page_html, "html.parser")
+    heading = next(h for h in soup.find_all("h1") if h.find("a", class_="headerlink"))
+    for part in heading.find_all(
+        ["a", "span"], class_=["headerlink", "section-number"]
+    ):
+        part.decompose()
+    questions = []
+    for quiz in soup.select("section.posenc-quiz"):
+        labels = []
+        for button in quiz.select(".quiz-option > .quiz-choice"):
+            button.find("span", class_="quiz-letter").decompose()
+            labels.append(button.decode_contents().strip())
+        text = quiz.find(class_="quiz-question").decode_contents().strip()
+        questions.append({"text": text, "options": labels})
+    return (
+        heading.decode_contents().strip(),
+        heading.get_text(" ", strip=True),
+        questions,
+    )
+
+
+def _relink(fragment: str, page: str) -> str:
+    """Links of a fragment of the chapter page ``page`` (``book/x.html``),
+    made to work from ``clickers/``."""
+
+    def fix(match: re.Match) -> str:
+        href = match.group(2)
+        if re.match(r"[a-z]+:|/", href):
+            return match.group(0)
+        target = page + href if href.startswith("#") else f"book/{href}"
+        return f'{match.group(1)}"../{target}"'
+
+    return re.sub(r'(href=)"([^"]*)"', fix, fragment)
+
+
+def clicker_page(title_html: str, title: str, page: str, questions: list[dict]) -> str:
+    """The answer-free page of a chapter's questions."""
+    from slides import _head
+
+    sections = []
+    for number, question in enumerate(questions, start=1):
+        options = "".join(
+            f'<li><span class="clicker-letter">{LETTERS[i]}</span> '
+            f"<span>{_relink(label, page)}</span></li>"
+            for i, label in enumerate(question["options"])
+        )
+        sections.append(
+            f'<section class="clicker-question" id="question-{number}" '
+            f'aria-labelledby="question-{number}-title">'
+            f'<h2 id="question-{number}-title">Question {number} '
+            f'<span class="clicker-of">of {len(questions)}</span></h2>'
+            f'<div class="clicker-text">{_relink(question["text"], page)}</div>'
+            f'<ol class="clicker-options" type="A">{options}</ol></section>'
+        )
+    css = '<link rel="stylesheet" href="../_static/posenc-clickers.css">\n'
+    return (
+        _head(f"Questions: {title}", "../", css)
+        + '<body>\n<header class="clicker-header"><p class="clicker-kicker">'
+        "Check your understanding: vote, then discuss</p>"
+        f"<h1>{title_html}</h1>"
+        f'<p class="clicker-note">{len(questions)} questions. The answers are '
+        "not on this page; the lecturer reveals them. Page Down or the arrow "
+        f'keys go from one question to the next. <a href="../{page}">The '
+        "chapter</a> (its questions give feedback: open it after the vote)."
+        "</p></header>\n<main>\n"
+        + "\n".join(sections)
+        + "\n</main>\n</body>\n</html>\n"
+    )
+
+
+def clicker_index(chapters: list[tuple[str, str, int]]) -> str:
+    """``clickers/index.html``: every chapter's answer-free page."""
+    from slides import _head
+
+    items = "".join(
+        f'<li><a href="{name}.html">{title_html}</a> ({count} questions)</li>'
+        for name, title_html, count in chapters
+    )
+    css = '<link rel="stylesheet" href="../_static/posenc-clickers.css">\n'
+    return (
+        _head("Questions for clickers", "../", css)
+        + '<body>\n<header class="clicker-header"><h1>Questions for clickers</h1>'
+        '<p class="clicker-note">Each chapter\'s "Check your understanding" '
+        "questions, without their answers: open a chapter's page to vote on "
+        f'its questions.</p></header>\n<main><ul class="clicker-index">{items}'
+        '</ul><p><a href="../index.html">The book</a></p></main>\n</body>\n</html>\n'
+    )
+
+
+def write_clicker_pages(app: Sphinx, exception: Exception | None) -> None:
+    """The answer-free page of every built chapter with questions, and an
+    index of them; pages of chapters no longer built are removed."""
+    if exception is not None or app.builder.name != "html":
+        return
+    site = Path(app.outdir)
+    folder = site / CLICKERS
+    written, listed = set(), []
+    for docname in toc_chapters(app):
+        page = app.builder.get_target_uri(docname)
+        built = site / page
+        if docname not in app.env.found_docs or not built.is_file():
+            continue
+        text = built.read_text(encoding="utf-8")
+        if 'class="posenc-quiz"' not in text:
+            continue
+        title_html, title, questions = clicker_questions(text)
+        name = Path(docname).name
+        folder.mkdir(exist_ok=True)
+        target = folder / f"{name}.html"
+        target.write_text(clicker_page(title_html, title, page, questions), "utf-8")
+        written.add(target)
+        listed.append((name, title_html, len(questions)))
+    if listed:
+        (folder / "index.html").write_text(clicker_index(listed), encoding="utf-8")
+        written.add(folder / "index.html")
+    for stale in set(folder.glob("*.html")) - written:
+        stale.unlink()
+    if listed:
+        logger.info(f"{CLICKERS}/: answer-free questions of {len(listed)} chapters")
+
+
+# ------------------------------------------------------------ setup
+
+
 def add_static_path(app: Sphinx, config) -> None:
     if str(STATIC) not in config.html_static_path:
         config.html_static_path.append(str(STATIC))
@@ -155,7 +437,10 @@ def setup(app: Sphinx) -> dict:
         text=(skip, None),
     )
     app.add_directive("quiz", QuizDirective)
+    app.add_directive("quiz-key", QuizKeyDirective)
+    app.add_role("clicker-page", clicker_page_role)
     app.connect("config-inited", add_static_path)
+    app.connect("build-finished", write_clicker_pages)
     app.add_css_file("posenc-quiz.css")
     app.add_js_file("posenc-quiz.js", loading_method="defer")
     return {"parallel_read_safe": True, "parallel_write_safe": True}

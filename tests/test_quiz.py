@@ -178,3 +178,129 @@ def test_questions_give_feedback_on_every_page(browser, edition):
             check_feedback(page)
             assert not outside and not errors, (path, outside, errors)
             page.context.close()
+
+
+# ------------------------------------------------------------ for clickers
+
+#: What would mark an option as the right one, in a page's source.
+ANSWER_MARKERS = ("data-verdict", "quiz-explanation", "quiz-key", "quiz-right")
+MATHS = re.compile(
+    r"\$\$.*?\$\$|\$[^$]*\$|\\\(.*?\\\)|\\\[.*?\\\]", re.DOTALL
+)  # $..$, $$..$$ in MyST; \(..\), \[..\] in a page
+
+
+def words(text: str) -> list[str]:
+    """The words of MyST or page text, maths and punctuation left out."""
+    return re.findall(r"[A-Za-z]+", MATHS.sub(" ", text))
+
+
+def explanation_runs(path: Path) -> list[str]:
+    """Six words in a row from each option's explanation (those long
+    enough): a page that holds one holds the explanation."""
+    runs = []
+    for _, options in questions(path):
+        for option in options:
+            why = words(option.partition("\n\n")[2])
+            if len(why) >= 6:
+                runs.append(" ".join(why[:6]))
+    return runs
+
+
+def clicker_pages(site: Path) -> dict[str, Path]:
+    """The answer-free page of each chapter built in ``site``, by stem."""
+    return {
+        path.stem: site / "clickers" / f"{path.stem}.html"
+        for path in CHAPTERS
+        if (site / "book" / f"{path.stem}.html").is_file()
+    }
+
+
+def check_answer_free(page: Path, path: Path) -> None:
+    """The clicker page ``page`` of chapter ``path`` holds each question
+    with its options, in order, and nothing that tells the right one."""
+    from bs4 import BeautifulSoup
+
+    source = page.read_text()
+    for marker in ANSWER_MARKERS:
+        assert marker not in source, (page.name, marker)
+    soup = BeautifulSoup(source, "html.parser")
+    found = soup.select("section.clicker-question")
+    expected = questions(path)
+    assert len(found) == len(expected), page.name
+    for number, (section, (_, options)) in enumerate(
+        zip(found, expected, strict=True), 1
+    ):
+        items = section.select("ol.clicker-options > li")
+        assert len(items) == len(options), (page.name, number)
+        # every option is marked up alike: the same attributes, the same
+        # elements; only its letter and its own text differ
+        shapes = {
+            (
+                tuple(sorted(item.attrs)),
+                tuple(
+                    (c.name, str(sorted(c.attrs.items())))
+                    for c in item.find_all(recursive=False)
+                ),
+            )
+            for item in items
+        }
+        assert len(shapes) == 1, (page.name, number, shapes)
+        for item, option in zip(items, options, strict=True):
+            pick = " ".join(words(option.partition("\n\n")[0]))
+            assert pick in " ".join(words(item.get_text(" "))), (page.name, pick)
+    text = " ".join(words(soup.get_text(" ")))
+    for run in explanation_runs(path):
+        assert run not in text, (page.name, run)
+    # no script but MathJax and its settings: nothing fetches an answer
+    for script in soup.find_all("script"):
+        assert script.get("src", "").endswith("mathjax/tex-mml-chtml.js") or (
+            "window.MathJax" in script.text and not script.get("src")
+        ), script
+
+
+@pytest.mark.parametrize("edition", ["default", "student"])
+def test_clicker_pages_hold_no_marker_of_the_right_answer(edition):
+    site = SITE if edition == "default" else STUDENT
+    if not (site / "index.html").exists():
+        pytest.fail(f"no site at {site}: make book (and make student)")
+    pages = clicker_pages(site)
+    assert pages, f"no chapter built in {site}"
+    by_stem = {path.stem: path for path in CHAPTERS}
+    for stem, page in pages.items():
+        check_answer_free(page, by_stem[stem])
+    index = (site / "clickers" / "index.html").read_text()
+    for stem in pages:
+        assert f'href="{stem}.html"' in index
+
+
+def test_the_answer_key_gives_every_question_its_answer():
+    """The instructor section's key (default edition): each chapter whose
+    answer-free page was built, with every question, the right letter and
+    why each option is right or wrong."""
+    from bs4 import BeautifulSoup
+
+    page = SITE / "book" / "instructor" / "quizzes.html"
+    if not page.is_file():
+        pytest.fail(f"no answer key in {SITE}: make book")
+    soup = BeautifulSoup(page.read_text(), "html.parser")
+    keyed: dict[str, list] = {}
+    for section in soup.select("section.posenc-quiz-key"):
+        stem = section["id"].removeprefix("key-").rsplit("-", 1)[0]
+        keyed.setdefault(stem, []).append(section)
+    by_stem = {path.stem: path for path in CHAPTERS}
+    assert set(keyed) == set(clicker_pages(SITE)), "key and clicker pages differ"
+    for stem, sections in keyed.items():
+        expected = questions(by_stem[stem])
+        assert len(sections) == len(expected), stem
+        link = soup.find("a", href=f"../../clickers/{stem}.html")
+        assert link is not None, stem
+        for section, (answer, options) in zip(sections, expected, strict=True):
+            letter = "ABCDEFGH"[answer - 1]
+            right = section.select_one(".quiz-key-right strong").get_text()
+            assert right == letter, (section["id"], right, letter)
+            marked = [dt.get_text() for dt in section.select("dt")]
+            assert marked == [
+                f"{c}{' (right)' if c == letter else ''}"
+                for c in "ABCDEFGH"[: len(options)]
+            ]
+            assert section.select_one("details.quiz-key-answer:not([open])")

@@ -1,5 +1,6 @@
 // "Check your understanding" (_ext/quiz.py): pressing an option says at
 // once whether it is right and shows why, in the question's live region.
+// The answer key of the instructor section opens every answer to print.
 (function () {
   "use strict";
   function choose(button) {
@@ -33,6 +34,11 @@
     if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
       MathJax.startup.promise.then(untabMaths);
     }
+  });
+  // The instructor's answer key prints with every answer shown.
+  window.addEventListener("beforeprint", function () {
+    document.querySelectorAll("details.quiz-key-answer")
+      .forEach(function (answer) { answer.open = true; });
   });
   document.addEventListener("click", function (event) {
     var button = event.target.closest && event.target.closest(".quiz-choice");
