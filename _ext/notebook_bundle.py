@@ -671,6 +671,9 @@ class ResolveBundleLinks(SphinxPostTransform):
 
 def setup(app: Sphinx) -> dict:
     app.add_event(EXTRA_FILES_EVENT)
+    # The in-class activities (_ext/activities.py) add their notebooks to
+    # the zip through that event, so they come with it.
+    app.setup_extension("activities")
     app.add_node(bundle_link)
     app.add_role("bundle", bundle_role)
     app.add_post_transform(ResolveBundleLinks)

@@ -514,6 +514,18 @@ def test_the_wheel_is_posenc_and_pins_nothing(bundle):
         assert not str(requirement.specifier), f"{requirement}: a version bound"
 
 
+def test_the_guide_names_the_wheel_of_this_version():
+    """The instructor's guide spells out the hosted route's commands."""
+    from notebook_bundle import posenc_wheel
+
+    name, _ = posenc_wheel(ROOT)
+    guide = (ROOT / "book" / "instructor" / "guide.md").read_text()
+    section = guide[guide.index("## Running the notebooks") :]
+    section = section[: section.index("\n## ", 5)]
+    names = set(re.findall(r"posenc-[\w.]+-py3-none-any\.whl", section))
+    assert names == {name}
+
+
 def test_readme_says_how_to_run_on_a_hosted_service(bundle):
     text = bundle.read(f"{FOLDER}/README.md").decode()
     name = wheel_name(bundle)
