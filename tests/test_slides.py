@@ -511,30 +511,40 @@ SPAN = r"""() => {
 }"""
 
 
+def measure_slides(browser, name: str) -> list[dict]:
+    """Each slide of the deck with all its steps shown: its number (the
+    title slide is 1), how much of the room under its title its content
+    spans (``SPAN``), and axe-core's ``color-contrast`` violations."""
+    page, _, _ = open_deck(browser, name)
+    shown = []
+    for h in range(page.evaluate("Reveal.getTotalSlides()")):
+        assert page.evaluate(SHOW_ALL, h) == 0, f"{name} slide {h + 1}"
+        page.wait_for_timeout(30)
+        shown.append(
+            {
+                "number": h + 1,
+                "span": page.evaluate(SPAN),
+                "contrast": axe.describe(
+                    axe.run(page, ["color-contrast"], within=".reveal")
+                ),
+            }
+        )
+    page.context.close()
+    return shown
+
+
 @pytest.fixture(scope="module")
 def every_slide(browser):
-    """Each deck's slides with all their steps shown: for each, its number
-    (the title slide is 1), how much of the room under its title its
-    content spans, and axe-core's ``color-contrast`` violations."""
-    found = {}
-    for name in MARKED:
-        page, outside, errors = open_deck(browser, name)
-        shown = []
-        for h in range(page.evaluate("Reveal.getTotalSlides()")):
-            assert page.evaluate(SHOW_ALL, h) == 0, f"{name} slide {h + 1}"
-            page.wait_for_timeout(30)
-            shown.append(
-                {
-                    "number": h + 1,
-                    "span": page.evaluate(SPAN),
-                    "contrast": axe.describe(
-                        axe.run(page, ["color-contrast"], within=".reveal")
-                    ),
-                }
-            )
-        page.context.close()
-        found[name] = shown
-    return found
+    """``every_slide(name)``: :func:`measure_slides` of the deck, measured
+    once for the two tests that read it."""
+    measured = {}
+
+    def of(name: str) -> list[dict]:
+        if name not in measured:
+            measured[name] = measure_slides(browser, name)
+        return measured[name]
+
+    return of
 
 
 @pytest.mark.parametrize("name", MARKED)
@@ -546,7 +556,7 @@ def test_no_slide_is_more_than_half_empty(every_slide, name):
     empty = [
         f"slide {slide['number']}: content spans "
         f"{slide['span']['spanned'] / slide['span']['available']:.0%} of the room"
-        for slide in every_slide[name][1:]
+        for slide in every_slide(name)[1:]
         if slide["span"] is None
         or slide["span"]["spanned"] < HALF_EMPTY * slide["span"]["available"]
     ]
@@ -562,7 +572,7 @@ def test_every_slide_has_contrast(every_slide, name):
     checked in tests/test_slide_figures.py.)"""
     failing = [
         f"slide {slide['number']}: {line}"
-        for slide in every_slide[name]
+        for slide in every_slide(name)
         for line in slide["contrast"]
     ]
     assert not failing, "\n".join([f"{name}:", *failing])
