@@ -91,6 +91,8 @@ def test_each_cell_to_write_in_has_an_answer_and_the_starter_is_short(path):
     assert len(cells) == len(answers(path)) >= 1
     starter = notebook.cells[cells[0]].source
     assert len([line for line in starter.splitlines() if line.strip()]) <= 10
+    for source in answers(path):
+        assert all(len(line) <= 72 for line in source.splitlines())
     assert all(
         len(line) <= 72
         for c in notebook.cells
@@ -175,7 +177,15 @@ def test_the_numbers_the_guide_quotes():
     assert np.ptp(seen["swapped"] - seen["behind"]) < 1e-9
     assert round(np.ptp(seen["mixed"])) == 24
     guide = (ROOT / "book" / "instructor" / "guide.md").read_text()
-    for quoted in ("$-13.05$", "$-8.45$", "about\n  24", "about $10^{-12}$"):
+    starter = activities.activity_notebook(ROPE).cells[1].source
+    assert len([line for line in starter.splitlines() if line.strip()]) == 7
+    for quoted in (
+        "$-13.05$",
+        "$-8.45$",
+        "about\n  24",
+        "about $10^{-12}$",
+        "starter of seven\nlines",
+    ):
         assert quoted in guide, quoted
 
 
