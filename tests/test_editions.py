@@ -319,3 +319,115 @@ def test_instructor_pages_are_absent(student_site, student_texts):
     for name, text in student_texts.items():
         if name.endswith(".html"):
             assert "instructor s guide" not in text, name
+
+
+# ------------------------------------------------------------ exam questions
+
+#: The exam questions of the instructor section: no question, solution,
+#: link or search-index entry of this page may reach the student edition.
+EXAM = ROOT / "book" / "instructor" / "exam_questions.md"
+
+
+def exam_questions(text: str) -> dict[str, tuple[str, str]]:
+    """(question, solution) of each exam question, by its number: the
+    question is the text under its heading ("### Question 1.1 ...") up to
+    its solution's dropdown; the solution is the dropdown and the check
+    cells after it, up to the next question's label or the next chapter."""
+    found = {}
+    for part in re.split(r"^### Question ", text, flags=re.MULTILINE)[1:]:
+        number = part.split(" ", 1)[0]
+        question, _, solution = part.partition(":::{dropdown}")
+        solution = re.split(r"^(?:\(exam-|## )", solution, flags=re.MULTILINE)[0]
+        found[number] = (question.split("\n", 1)[1], solution)
+    return found
+
+
+EXAM_MARKUP = re.compile(r"\*\*[^*]*\*\*|\*\([^)]*\)\*|\(\*[^)]*\)|\*\d+ marks?[^*]*\*")
+
+
+def exam_strings(public: str) -> dict[str, list[str]]:
+    """What the student edition must not hold, by question: the first
+    sentence of the question (its longest run of plain words), every run of
+    six plain words of the question and of the solution (each line of a
+    check of 25 characters or more), less those the book also has outside
+    the instructor section."""
+    strings = {}
+    for number, (question, solution) in exam_questions(EXAM.read_text()).items():
+        # part labels and marks, "**(a)**", "*(2 marks)*", "(*1 mark*)",
+        # end a run of words as maths does
+        question, solution = (EXAM_MARKUP.sub("$ $", s) for s in (question, solution))
+        first = re.split(r"[.?](?:\s|$)", question.strip(), maxsplit=1)[0]
+        stretches = re.split(r"\$[^$]*\$|\{[^}]*\}`[^`]*`|`[^`]*`", first)
+        longest = max((plain(s) for s in stretches), key=lambda s: len(s.split()))
+        runs = [longest] + fragments(question) + fragments(solution)
+        strings[number] = [s for s in runs if len(s.split()) >= 4 and s not in public]
+    return strings
+
+
+def test_every_exam_question_has_text_to_search_for(public):
+    strings = exam_strings(public)
+    assert len(strings) >= 21  # three for each derivation chapter and RoPE
+    sources = exam_questions(EXAM.read_text())
+    for number, runs in strings.items():
+        question, solution = sources[number]
+        assert any(run in plain(question) for run in runs), number
+        assert any(run in plain(solution) for run in runs), number
+
+
+def student_files(site: Path):
+    """(name, raw text) of every text file of ``site``, zip members
+    included: links and file names, which plain text drops."""
+    for path in sorted(site.rglob("*")):
+        if not path.is_file() or path.suffix in {".png", ".woff", ".woff2"}:
+            continue
+        name = path.relative_to(site).as_posix()
+        if path.suffix == ".zip":
+            with zipfile.ZipFile(path) as bundle:
+                for member in bundle.namelist():
+                    data = bundle.read(member).decode("utf-8", errors="replace")
+                    yield f"{name}/{member}", data
+        else:
+            yield name, path.read_bytes().decode("utf-8", errors="replace")
+
+
+def test_exam_questions_do_not_leak_into_the_student_edition(
+    student_site, student_texts, public
+):
+    # no page, and no link to one (its file name or a label of the page)
+    assert not list(student_site.rglob("*exam_questions*"))
+    labels = set(re.findall(r"^\((exam[-\w]*)\)=", EXAM.read_text(), re.MULTILINE))
+    assert "exam-questions" in labels
+    links = [
+        (name, target)
+        for name, text in student_files(student_site)
+        for target in ["exam_questions", *(f"#{label}" for label in labels)]
+        if target in text
+    ]
+    assert not links, links[:5]
+    # no text of any question or solution in any file
+    leaks = [
+        (number, run, name)
+        for number, runs in exam_strings(public).items()
+        for run in runs
+        for name, text in student_texts.items()
+        if run in text
+    ]
+    assert not leaks, leaks[:5]
+    # no search-index entry: no page, and no word only the exam page uses
+    text = (student_site / "searchindex.js").read_text()
+    index = json.loads(text[text.index("(") + 1 : text.rindex(")")])
+    assert not [n for n in index["docnames"] if "instructor" in n or "exam" in n]
+    assert "Exam questions" not in index["titles"]
+    from sphinx.search.en import SearchEnglish
+
+    stem = SearchEnglish({}).stem
+    others = set()  # the book's other pages and its bibliography
+    for page in (ROOT / "book").rglob("*"):
+        if page.suffix in {".md", ".bib"} and page != EXAM:
+            others |= {stem(w) for w in plain(page.read_text()).split()}
+    exam_only = {
+        stem(w) for w in plain(EXAM.read_text()).split() if w.isalpha() and len(w) > 3
+    } - others
+    assert len(exam_only) > 10  # enough to tell
+    leaked = exam_only & index_terms(student_site)
+    assert not leaked, sorted(leaked)[:20]
