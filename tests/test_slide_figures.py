@@ -4,8 +4,8 @@ A deck shows a figure by its name (``show: [fig-...]`` in a chapter's slide
 comment, ``_ext/slides.py``); the chapter's code cell of that name draws it
 with a function of ``posenc/plots*.py`` or an explorer of
 ``posenc/widgets*.py``. Here every chapter with a deck is run in this
-process (its code cells in order, with matplotlib's Agg backend, up to the
-last cell a slide shows; a few seconds in all) and the figure each shown
+process (its code cells in order, in a scratch folder, with matplotlib's Agg
+backend, up to the last cell a slide shows; 10 to 60 s in all) and the figure each shown
 cell returns is taken (an explorer's is its ``figure``, at its sliders'
 first values; the colours do not change with the values).
 
@@ -27,6 +27,7 @@ import contextlib
 import io
 import os
 import sys
+import tempfile
 import warnings
 from pathlib import Path
 
@@ -84,7 +85,8 @@ def shown_figures(chapter: str) -> dict[str, object]:
     namespace: dict = {"__name__": "__main__"}
     found = {}
     here = os.getcwd()
-    os.chdir(path.parent)  # as the notebook runs
+    scratch = tempfile.TemporaryDirectory()
+    os.chdir(scratch.name)  # as make test runs the notebooks: in a folder of their own
     try:
         with (
             warnings.catch_warnings(),
@@ -111,6 +113,7 @@ def shown_figures(chapter: str) -> dict[str, object]:
                     found[_cell_name(cell)] = value
     finally:
         os.chdir(here)
+        scratch.cleanup()
     return found
 
 
