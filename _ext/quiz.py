@@ -231,7 +231,9 @@ def visit_key(self, node: quiz_node) -> None:
     wrong. Static: no button, no script."""
     question, *options = node.children
     self.body.append(
-        f'<section class="posenc-quiz posenc-quiz-key" id="{node["ids"][0]}">'
+        # not "posenc-quiz": no feedback to give (the self-checks' tests
+        # find the questions by that class)
+        f'<section class="posenc-quiz-key" id="{node["ids"][0]}">'
         f'<p class="quiz-title">Question {node["number"]}</p>'
     )
     question.walkabout(self)
@@ -290,8 +292,9 @@ def text_visit_quiz(self, node) -> None:
 
 
 def clicker_questions(page_html: str) -> tuple[str, str, list[dict]]:
-    """From a built chapter page: its title (HTML), its plain title, and
-    each question's text and option labels (HTML), nothing else."""
+    """From a built chapter page: its title (HTML), its plain title (the
+    tab's, without the book's name and the chapter's number), and each
+    question's text and option labels (HTML), nothing else."""
     from bs4 import BeautifulSoup
 
     soup = BeautifulSoup(page_html, "html.parser")
@@ -310,7 +313,8 @@ def clicker_questions(page_html: str) -> tuple[str, str, list[dict]]:
         questions.append({"text": text, "options": labels})
     return (
         heading.decode_contents().strip(),
-        heading.get_text(" ", strip=True),
+        # the tab's title: plain text, maths as Unicode (_ext/plain_titles.py)
+        re.sub(r"^[A-Z0-9.]+\. ", "", soup.title.get_text().split(" \u2014 ")[0]),
         questions,
     )
 
