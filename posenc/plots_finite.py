@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.figure import Figure
 
-from posenc.plots import PALETTE, _figure_function, new_figure
+from posenc.plots import INK, PALETTE, _figure_function, new_figure
 
 __all__ = ["threshold_figure"]
 
@@ -82,7 +82,7 @@ def threshold_figure(
         xycoords=("data", "axes fraction"),
         xytext=(5, 0),
         textcoords="offset points",
-        color=PALETTE["green"],
+        color=INK["green"],
         va="top",
     )
     bottom.set_xlim(delta.min(), delta.max())

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.figure import Figure
 
-from posenc.plots import PALETTE, _figure_function, new_figure
+from posenc.plots import INK, PALETTE, _figure_function, new_figure
 
 __all__ = ["criterion_figure"]
 
@@ -65,7 +65,7 @@ def criterion_figure(delta, panels: list[dict], context: int) -> Figure:
                 xycoords=("data", "axes fraction"),
                 xytext=(4, 0),
                 textcoords="offset points",
-                color=PALETTE["vermillion"],
+                color=INK["vermillion"],
                 va="top",
             )
         ax.set_title(panel["title"])

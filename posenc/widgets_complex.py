@@ -16,7 +16,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from .explorer import Choice, Explorer, Sweep
-from .plots import PALETTE, new_figure
+from .plots import INK, PALETTE, new_figure
 
 __all__ = ["OffsetClocksExplorer", "offset_clocks_data", "OFFSET_POSITIONS"]
 
@@ -108,7 +108,9 @@ class OffsetClocksExplorer(Explorer):
         (self.arc,) = dial.plot([], [], color=PALETTE["black"], lw=1.4)
         self.arc_label = dial.text(0, 0, "Δθ", ha="center", va="center")
         self.name_m = dial.text(0, 0, "m", color=blue, ha="center", va="center")
-        self.name_n = dial.text(0, 0, "n", color=orange, ha="center", va="center")
+        self.name_n = dial.text(
+            0, 0, "n", color=INK["vermillion"], ha="center", va="center"
+        )
         self.readout = dial.text(1.45, 0.0, "", va="center", linespacing=1.6)
         self.title = dial.set_title(" ")
 

@@ -23,7 +23,7 @@ from matplotlib.figure import Figure
 
 from . import core
 from .explorer import Choice, Explorer, Sweep
-from .plots import PALETTE, new_figure
+from .plots import INK, PALETTE, new_figure
 
 __all__ = [
     "RopePlanesExplorer",
@@ -147,7 +147,9 @@ class RopePlanesExplorer(Explorer):
                 planes.text(0, 0, "q", color=blue, ha="center", va="center")
             )
             self.key_names.append(
-                planes.text(0, 0, "k", color=orange, ha="center", va="center")
+                planes.text(
+                    0, 0, "k", color=INK["vermillion"], ha="center", va="center"
+                )
             )
             planes.text(
                 centre,
