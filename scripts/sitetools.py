@@ -25,7 +25,7 @@ LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu"]
 ASSET_DIRS = {"_static", "_sources", "_images", "_downloads"}
 #: The decks and handouts of _ext/slides.py: documents of their own, not
 #: pages of the book (tests/test_slides.py checks them).
-TEACHING_DIRS = {"slides", "handouts"}
+TEACHING_DIRS = {"slides", "handouts", "clickers"}
 _REDIRECT = re.compile(r'<meta\s+http-equiv="refresh"', re.IGNORECASE)
 
 #: JavaScript: wait until MathJax has typeset the page; the milliseconds since
