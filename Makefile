@@ -146,6 +146,31 @@ lab: $(INSTALLED)
 bench: $(INSTALLED)
 	$(BIN)/python benchmarks/run.py $(BENCH_FLAGS)
 
+# The small trained Transformers (posenc/models/*.npz, read with numpy by
+# posenc.trained): training/train.py in its own environment, .venv-train,
+# with PyTorch on the CPU (training/requirements.txt; pip, not uv: pip takes
+# the CPU build of torch 2.13.0 that this machine keeps on disk). The book
+# never trains and never needs torch. The venv ignores itself in git (its
+# own .gitignore, as Python 3.13's venv writes). About 10 minutes on 2 cores.
+TRAIN_VENV := .venv-train
+TRAIN_INSTALLED := $(TRAIN_VENV)/.installed
+.PHONY: models retrain-test
+$(TRAIN_INSTALLED): training/requirements.txt
+	$(PYTHON) -m venv $(TRAIN_VENV)
+	echo '*' > $(TRAIN_VENV)/.gitignore
+	$(TRAIN_VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r training/requirements.txt
+	touch $@
+
+models: $(TRAIN_INSTALLED)
+	$(TRAIN_VENV)/bin/python training/train.py --out posenc/models
+	@echo "The models are in $(CURDIR)/posenc/models (manifest.json lists them)."
+
+# The slow test: retrain one variant to an early step and compare its
+# statistics with those the shipped model recorded at that step (about a
+# minute). CI runs it after make test.
+retrain-test: $(INSTALLED) $(TRAIN_INSTALLED)
+	POSENC_RETRAIN=1 $(BIN)/pytest -m retrain tests/test_trained.py
+
 # Re-pin every package from requirements.in in a throw-away environment.
 lock:
 	rm -rf /tmp/posenc-lock && $(PYTHON) -m venv /tmp/posenc-lock
