@@ -376,6 +376,15 @@ def _notes_html(text: str, inline: bool = False) -> str:
             f'<span class="math">\\({html.escape(tokens[idx].content)}\\)</span>'
         ),
     )
+    # $$...$$ inside a paragraph: display maths (a block span, since a div
+    # may not stand in a paragraph), typeset like a block of its own.
+    md.add_render_rule(
+        "math_inline_double",
+        lambda self, tokens, idx, options, env: (
+            '<span class="math display">'
+            f"\\[{html.escape(tokens[idx].content)}\\]</span>"
+        ),
+    )
     md.add_render_rule(
         "math_block",
         lambda self, tokens, idx, options, env: (

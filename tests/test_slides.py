@@ -576,3 +576,11 @@ def test_every_slide_has_contrast(every_slide, name):
         for line in slide["contrast"]
     ]
     assert not failing, "\n".join([f"{name}:", *failing])
+
+
+def test_display_maths_inside_a_text_entry_is_typeset() -> None:
+    """``$$...$$`` in the middle of a text entry reaches MathJax as display
+    maths (``\\[...\\]``), not as bare TeX (it once came out undelimited)."""
+    rendered = slides._text_html(r"Scores: $$S = QK^\top$$ then $x$.")
+    assert r'<span class="math display">\[S = QK^\top\]</span>' in rendered
+    assert r'<span class="math">\(x\)</span>' in rendered
