@@ -1,11 +1,16 @@
-"""Homework: an assignment notebook for each derivation chapter.
+"""Homework: an assignment notebook for each derivation chapter and RoPE.
 
 The notebooks are generated from the chapters, never written by hand: for
 each ``{exercise}`` of a chapter of the part "The derivation" of
-``_toc.yml``, the exercise as the chapter states it, then its tasks from
-``posenc.homework.TASKS`` (the question to answer in code, starter code and
-a cell ``check(task, answer)``). A check says right or wrong with a hint,
-never the answer; an exercise without a task is answered in writing.
+``_toc.yml`` (and of the chapters in ``BEYOND``), the exercise as the
+chapter states it, with its title (the problem bank's tag, "Standard ·
+prove, code"), then its tasks from ``posenc.homework.TASKS``: what to
+answer, starter code and a cell ``check(task, answer)``. A task asks for a
+value, a function (checked by hidden tests that live in ``posenc``, not in
+the notebook) or a step of a proof (a sympy expression). A check says right
+or wrong with a hint, never the answer, and judges a limited number of
+different wrong answers per kernel; an exercise without a task is answered
+in writing.
 
 * ``make homework`` (``scripts/homework.py``) writes them to
   ``_build/homework/<chapter>.ipynb``;
@@ -22,6 +27,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import NamedTuple
 
 import nbformat
 import yaml
@@ -32,9 +38,25 @@ from sphinx.util.osutil import relative_uri
 ROOT = Path(__file__).resolve().parent.parent
 #: The part of _toc.yml whose chapters get an assignment.
 PART = "The derivation"
+#: Chapters beyond that part that get one too.
+BEYOND = ("rope",)
 FOLDER = "homework"
 
-EXERCISE = re.compile(r"^```\{exercise\}[^\n]*\n(.*?)^```\n", re.MULTILINE | re.DOTALL)
+#: An exercise directive: its title (whatever follows the directive's
+#: name, e.g. "Warm-up · compute") and its body.
+EXERCISE = re.compile(
+    r"^```\{exercise\}([^\n]*)\n(.*?)^```\n", re.MULTILINE | re.DOTALL
+)
+#: What the answer of a task is, by the task's kind.
+KINDS = {
+    "number": "a number",
+    "integer": "an integer",
+    "integers": "a tuple of integers",
+    "boolean": "True or False",
+    "property": "a value, checked by its property",
+    "code": "a function, checked by hidden tests",
+    "proof": "a proof step, checked by sympy",
+}
 #: MyST roles, as plain Markdown for a notebook outside the book.
 ROLES = [
     (re.compile(r"\{(?:ref|numref)\}`([^`<]+?)\s*<[^`>]+>`"), r"\1"),
@@ -45,17 +67,46 @@ ROLES = [
 ]
 
 
+class Exercise(NamedTuple):
+    label: str
+    title: str  # the problem bank's tag, e.g. "Standard · prove, code"
+    statement: str  # plain Markdown
+
+
+def _parts(toc: Path) -> list[dict]:
+    return yaml.safe_load(toc.read_text(encoding="utf-8"))["parts"]
+
+
 def derivation_chapters(toc: Path = ROOT / "_toc.yml") -> list[str]:
-    """The names of the chapters that get an assignment, in book order."""
-    parts = yaml.safe_load(toc.read_text(encoding="utf-8"))["parts"]
-    part = next(p for p in parts if p.get("caption", "").split(":")[0] == PART)
+    """The names of the chapters of the part ``PART``, in book order."""
+    part = next(p for p in _parts(toc) if p.get("caption", "").split(":")[0] == PART)
     return [Path(entry["file"]).name for entry in part["chapters"]]
 
 
-def exercises(text: str) -> list[tuple[str, str]]:
-    """(label, statement) of each exercise of a chapter (MyST Markdown)."""
+def chapter_numbers(toc: Path = ROOT / "_toc.yml") -> dict[str, int]:
+    """The book's number of each chapter of a numbered part (the numbers
+    run on across parts, as on the site)."""
+    names = [
+        Path(entry["file"]).name
+        for part in _parts(toc)
+        if part.get("numbered")
+        for entry in part["chapters"]
+    ]
+    return {name: number for number, name in enumerate(names, start=1)}
+
+
+def assignment_chapters(toc: Path = ROOT / "_toc.yml") -> list[str]:
+    """The chapters that get an assignment, in book order: ``PART`` and
+    ``BEYOND``."""
+    chosen = {*derivation_chapters(toc), *BEYOND}
+    numbers = chapter_numbers(toc)
+    return sorted(chosen, key=numbers.__getitem__)
+
+
+def exercises(text: str) -> list[Exercise]:
+    """Each exercise of a chapter (MyST Markdown), titled or not."""
     found = []
-    for body in EXERCISE.findall(text):
+    for title, body in EXERCISE.findall(text):
         lines = body.splitlines()
         label = next(
             line.removeprefix(":label:").strip()
@@ -63,7 +114,7 @@ def exercises(text: str) -> list[tuple[str, str]]:
             if line.startswith(":label:")
         )
         statement = "\n".join(line for line in lines if not line.startswith(":"))
-        found.append((label, plain_markdown(statement.strip())))
+        found.append(Exercise(label, title.strip(), plain_markdown(statement.strip())))
     return found
 
 
@@ -78,9 +129,33 @@ def chapter_title(text: str) -> str:
     return next(line[2:].strip() for line in text.splitlines() if line.startswith("# "))
 
 
+INTRODUCTION = """\
+The exercises of chapter {number}, with tasks you answer in code. Put your
+answer in place of the `...` of each task and run its cell: `check` says
+whether it is right and, if not, gives a hint (the idea or the step to use,
+never the answer). A task asks for one of three things:
+
+* **a value** (a number, a tuple, a matrix): right to the precision the
+  task states;
+* **a function** you write: `check` runs hidden tests on it, at inputs this
+  notebook does not show, and names the first property that fails;
+* **a proof step**, as a sympy expression: `check` verifies it
+  symbolically, and does not accept the goal merely restated.
+
+`check` judges only a few different wrong answers per task ({value} for a
+value, up to {code} for a function) in one kernel; after that it stops saying right or
+wrong until you restart the kernel. So work an answer out rather than try
+values. Exercises without a task are answered in writing.
+
+Run this notebook where the book's notebooks run (the folder of
+`notebooks.zip`, with its environment): it needs `posenc`."""
+
+
 def assignment(chapter: str, number: int) -> nbformat.NotebookNode:
-    """The assignment notebook of ``chapter`` (the ``number``-th chapter)."""
+    """The assignment notebook of ``chapter``, the ``number``-th chapter
+    of the book."""
     from posenc.homework import tasks_of
+    from posenc.homework_judge import BUDGETS
 
     text = (ROOT / "book" / f"{chapter}.md").read_text(encoding="utf-8")
     tasks = tasks_of(chapter)
@@ -88,26 +163,30 @@ def assignment(chapter: str, number: int) -> nbformat.NotebookNode:
     cells = [
         new_md(
             f"# Homework {number}: {plain_markdown(chapter_title(text))}\n\n"
-            "The exercises of the chapter, with tasks you answer in code. Put "
-            "your answer in place of the `...` of each task and run its cell: "
-            "`check` says whether the answer is right and, if not, gives a "
-            "hint. It never shows the answer. Exercises without a task are "
-            "answered in writing.\n\n"
-            "Run this notebook where the book's notebooks run (the folder of "
-            "`notebooks.zip`, with its environment): it needs `posenc`."
+            + INTRODUCTION.format(
+                number=number, value=BUDGETS["number"], code=BUDGETS["code"]
+            )
         ),
         new_code(
-            "import numpy as np\n\nimport posenc\nfrom posenc.homework import check"
+            "import numpy as np\nimport sympy as sp\n\n"
+            "import posenc\nfrom posenc.homework import check"
         ),
     ]
-    for index, (label, statement) in enumerate(exercises(text), start=1):
-        cells.append(new_md(f"## Exercise {number}.{index}\n\n{statement}"))
-        mine = [task for task in tasks if task.exercise == label]
+    for index, exercise in enumerate(exercises(text), start=1):
+        title = f" ({exercise.title})" if exercise.title else ""
+        cells.append(
+            new_md(f"## Exercise {number}.{index}{title}\n\n{exercise.statement}")
+        )
+        mine = [task for task in tasks if task.exercise == exercise.label]
         if not mine:
             cells.append(new_md("*Answer this exercise in writing.*"))
         for task in mine:
-            cells.append(new_md(f"**Task `{task.name}`.** {task.prompt}"))
-            cells.append(new_code(f'{task.starter}\n\ncheck("{task.name}", answer)'))
+            cells.append(
+                new_md(f"**Task `{task.name}`** ({KINDS[task.kind]}). {task.prompt}")
+            )
+            cell = new_code(f'{task.starter}\n\ncheck("{task.name}", answer)')
+            cell.metadata["posenc"] = {"task": task.name}
+            cells.append(cell)
     notebook = nbformat.v4.new_notebook(cells=cells)
     notebook.metadata["kernelspec"] = {
         "name": "python3",
@@ -121,10 +200,11 @@ def assignment(chapter: str, number: int) -> nbformat.NotebookNode:
 def write_assignments(folder: Path) -> list[Path]:
     """Every assignment notebook, written to ``folder``; their paths."""
     folder.mkdir(parents=True, exist_ok=True)
+    numbers = chapter_numbers()
     written = []
-    for number, chapter in enumerate(derivation_chapters(), start=1):
+    for chapter in assignment_chapters():
         target = folder / f"{chapter}.ipynb"
-        nbformat.write(assignment(chapter, number), target)
+        nbformat.write(assignment(chapter, numbers[chapter]), target)
         written.append(target)
     return written
 
@@ -133,12 +213,12 @@ def write_assignments(folder: Path) -> list[Path]:
 
 
 def link_assignment(app: Sphinx, doctree, docname: str) -> None:
-    """A line at the top of a derivation chapter's "Exercises" section
-    that offers its assignment notebook."""
+    """A line at the top of the "Exercises" section of a chapter with an
+    assignment that offers its notebook."""
     if app.builder.format != "html":
         return
     chapter = Path(docname).name
-    if not docname.startswith("book/") or chapter not in derivation_chapters():
+    if not docname.startswith("book/") or chapter not in assignment_chapters():
         return
     for section in doctree.findall(nodes.section):
         title = section.next_node(nodes.title)
@@ -153,7 +233,8 @@ def link_assignment(app: Sphinx, doctree, docname: str) -> None:
             "", "these exercises as an assignment notebook", refuri=uri
         )
         paragraph += nodes.Text(
-            ", with tasks whose answers you check yourself (a check says "
+            ", with tasks you check yourself: values, functions run against "
+            "hidden tests, and proof steps checked by sympy (a check says "
             "right or wrong and gives a hint, never the answer)."
         )
         section.insert(section.index(title) + 1, paragraph)

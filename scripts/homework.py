@@ -1,7 +1,7 @@
 """Write the homework notebooks: ``make homework`` → ``_build/homework/``.
 
-One assignment per derivation chapter, generated from its exercises and
-``posenc.homework.TASKS`` (``_ext/homework_notebooks.py`` says how; every
+One assignment per derivation chapter and for RoPE, generated from its
+exercises and ``posenc.homework.TASKS`` (``_ext/homework_notebooks.py`` says how; every
 HTML build also publishes them in the site's ``homework/`` folder).
 
     python scripts/homework.py [FOLDER]
