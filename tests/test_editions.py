@@ -404,6 +404,13 @@ def test_exam_questions_do_not_leak_into_the_student_edition(
         if target in text
     ]
     assert not links, links[:5]
+    # nor a target for a link from elsewhere (intersphinx reads objects.inv)
+    from sphinx.util.inventory import InventoryFile
+
+    with (student_site / "objects.inv").open("rb") as stream:
+        inventory = InventoryFile.load(stream, "", lambda *parts: "/".join(parts))
+    targets = {name for entries in inventory.values() for name in entries}
+    assert not targets & (labels | {"book/instructor/exam_questions"})
     # no text of any question or solution in any file
     leaks = [
         (number, run, name)

@@ -120,3 +120,82 @@ def test_count_table(capsys):
         assert sum(counts[name].values()) >= 2, name
     assert all(total[lv] for lv in LEVELS)
     assert all(skills[s] for s in SKILLS)
+
+
+# ------------------------------------------------------------ exam questions
+
+EXAM = ROOT / "book" / "instructor" / "exam_questions.md"
+#: The kinds of exam question, as a heading names them, by what they ask.
+KINDS = {"derive": "derive", "prove": "derive", "compute": "compute"}
+KINDS |= {"explain": "explain", "diagnose": "explain"}
+HEADING = re.compile(r"^### Question (\d+\.\d+) \((\w+)\): ", re.MULTILINE)
+MARKS = re.compile(r"\*\((\d+) marks?\)\*")
+
+
+def exam_sections(text: str) -> dict[str, list[dict]]:
+    """The questions of the exam page by the chapter label each section
+    names ("Questions on {ref}`ch-...`"): number, kind, the question's
+    marks per part, the total the table gives, and the solution."""
+    table = dict(re.findall(r"\[(\d+\.\d+)\]\(#exam-[\d-]+\) \((\d+)\)", text))
+    sections = {}
+    for section in re.split(r"^## ", text, flags=re.MULTILINE)[1:]:
+        label = re.search(r"Questions on \{ref\}`(ch-[\w-]+)`", section)
+        questions = []
+        for block in re.split(r"^(?=### Question )", section, flags=re.MULTILINE)[1:]:
+            number, kind = HEADING.match(block).groups()
+            question, _, solution = block.partition(":::{dropdown}")
+            questions.append(
+                {
+                    "number": number,
+                    "kind": KINDS[kind],
+                    "marks": [int(m) for m in MARKS.findall(question)],
+                    "total": int(table[number]),
+                    "solution": solution,
+                }
+            )
+        sections[label[1]] = questions
+    return sections
+
+
+def chapter_label(name: str) -> str:
+    """The label of a chapter, "(ch-...)=" at its top."""
+    return re.search(
+        r"^\((ch-[\w-]+)\)=", (ROOT / "book" / f"{name}.md").read_text(), re.MULTILINE
+    )[1]
+
+
+def exam_problems(text: str) -> list[str]:
+    """What is wrong with the exam page: every derivation chapter and RoPE
+    have at least three questions, one of each kind; the marks of each
+    question's parts add up to the total in the table; each solution gives
+    marks and common wrong answers; each question has a check cell."""
+    sections = exam_sections(text)
+    problems = []
+    for name in [*main_path(), "rope"]:
+        questions = sections.get(chapter_label(name), [])
+        kinds = {q["kind"] for q in questions}
+        if len(questions) < 3 or kinds != {"derive", "compute", "explain"}:
+            problems.append(
+                f"{name}: {len(questions)} questions, kinds {sorted(kinds)}"
+            )
+    for question in [q for qs in sections.values() for q in qs]:
+        number, solution = question["number"], question["solution"]
+        if not question["marks"] or sum(question["marks"]) != question["total"]:
+            problems.append(
+                f"{number}: marks {question['marks']} != {question['total']}"
+            )
+        if "**Common wrong answers.**" not in solution or "mark" not in solution:
+            problems.append(f"{number}: no marking scheme")
+        if f"# check: question {number}," not in solution:
+            problems.append(f"{number}: no check cell")
+    return problems
+
+
+def test_exam_page_has_three_kinds_of_question_per_chapter_with_marks():
+    text = EXAM.read_text()
+    assert exam_problems(text) == []
+    # it fails on a page with a question's marks or kind wrong
+    wrong_marks = text.replace("*(1 mark)*", "*(2 marks)*", 1)
+    assert any("marks" in p for p in exam_problems(wrong_marks))
+    one_kind = text.replace("### Question 6.3 (diagnose)", "### Question 6.3 (compute)")
+    assert any("decay_finite_d" in p for p in exam_problems(one_kind))
