@@ -121,7 +121,7 @@ class RopePlanesExplorer(Explorer):
 
     def build(self) -> Figure:
         figure, (planes, lines) = new_figure(
-            height=5.2, nrows=2, gridspec_kw={"height_ratios": [1.25, 1]}
+            height=4.35, nrows=2, gridspec_kw={"height_ratios": [1.25, 1]}
         )
         planes.set_aspect("equal")
         planes.axis("off")
