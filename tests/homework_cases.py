@@ -437,7 +437,9 @@ BUGS = {
 def wrong_cell(name: str) -> str:
     """For the notebook run as a wrong student: a wrong answer's cell."""
     if name in WRONG_PROOFS:
-        return WRONG_PROOFS[name][0][0]
-    if name in BUGS:
-        return BUGS[name][-1][0]
-    return f"answer = {WRONG[name][0]!r}"
+        source = WRONG_PROOFS[name][0][0]
+    elif name in BUGS:
+        source = BUGS[name][-1][0]
+    else:
+        source = f"answer = {WRONG[name][0]!r}"
+    return f'{source}\n\ncheck("{name}", answer)'

@@ -178,9 +178,10 @@ def _different_wrong_answers(name: str, count: int) -> list:
 
 
 def test_repeats_form_errors_and_starters_cost_nothing():
-    for _ in range(3 * BUDGETS["number"]):
+    for count in range(3 * BUDGETS["number"]):
         assert homework.verdict("decay-half", 12.0)[0] == homework.NOT_YET
-        assert homework.verdict("decay-half", "12")[0] == homework.NOT_YET
+        assert homework.verdict("decay-half", str(count))[0] == homework.NOT_YET
+        assert homework.verdict("decay-half", [count])[0] == homework.NOT_YET
         assert homework.verdict("decay-half", ...)[0] == homework.NOT_ATTEMPTED
     right = _right_answer("decay-half")
     assert homework.verdict("decay-half", right)[0] == homework.CORRECT
