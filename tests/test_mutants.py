@@ -25,18 +25,20 @@ TESTS = {
     "validate.py": "test_core.py",
     "experiments.py": "test_experiments.py",
     "scaling.py": "test_scaling.py",
-    "plots.py": "test_plots.py",
+    "figure_style.py": "test_plots.py",
 }
 
 MUTANTS = {
     "figures at the design resolution, not twice it": Mutant(
-        "plots.py", "dpi=DESIGN_DPI * PIXEL_DENSITY,", "dpi=DESIGN_DPI,"
+        "figure_style.py", "dpi=DESIGN_DPI * PIXEL_DENSITY,", "dpi=DESIGN_DPI,"
     ),
     "figures wider than the page's figure width": Mutant(
-        "plots.py", "width: float = FIGURE_WIDTH,", "width: float = 7.0,"
+        "figure_style.py", "width: float = FIGURE_WIDTH,", "width: float = 7.0,"
     ),
     "legends in matplotlib's small size": Mutant(
-        "plots.py", '"legend.fontsize": TEXT["legend"],', '"legend.fontsize": 8,'
+        "figure_style.py",
+        '"legend.fontsize": TEXT["legend"],',
+        '"legend.fontsize": 8,',
     ),
     "frequencies multiply instead of divide": Mutant(
         "core.py", "base**-exponents", "base**exponents"
