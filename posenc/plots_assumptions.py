@@ -1,9 +1,10 @@
 """The figures of the chapter "The assumptions, revisited": one measurement
 of the untrained toy model set against what chance gives.
 
-Drawn in the book's style with the helpers of :mod:`posenc.plots`; like
-them, the function draws the arrays it is handed and computes nothing a
-chapter could assert on.
+It draws the arrays it is handed, in the style of
+:mod:`posenc.figure_style`. A chapter calls it as
+``plots_assumptions.against_chance_figure``; :mod:`posenc.plots` does not
+re-export it.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.ticker import MultipleLocator, PercentFormatter
 
-from posenc.plots import PALETTE, _figure_function, new_figure
+from posenc.figure_style import PALETTE, _figure_function, new_figure
 
 __all__ = ["against_chance_figure"]
 

@@ -1,8 +1,9 @@
 """The figure of the chapter "Why base^(-2i/d): the inner product decays".
 
-Drawn in the book's style with the helpers of :mod:`posenc.plots`; like
-them, the function draws the arrays it is handed and computes nothing a
-chapter could assert on.
+It draws the arrays it is handed, in the style of
+:mod:`posenc.figure_style`. A chapter calls it as
+``plots_decay.scale_free_clocks_figure``; :mod:`posenc.plots` does not
+re-export it.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.ticker import MultipleLocator
 
-from posenc.plots import PALETTE, _figure_function, new_figure
+from posenc.figure_style import PALETTE, _figure_function, new_figure
 
 __all__ = ["scale_free_clocks_figure"]
 
