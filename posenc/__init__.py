@@ -29,6 +29,12 @@ One way to reach each thing from a chapter::
 * **Figures: ``posenc.plots.X``.** Each figure function draws the arrays it
   is handed; the chapter computes them with ``posenc.X`` and asserts on them
   first. Not imported here (matplotlib is not needed to compute).
+  :mod:`posenc.plots` holds no code: like this module for the maths, it
+  re-exports the style of :mod:`posenc.figure_style` and the figures of the
+  topic modules ``posenc/figures_*.py`` (encoding, decay, code); a new
+  figure goes into the topic module of its chapter and into ``plots``'s
+  ``__all__``. The per-chapter modules ``posenc/plots_<chapter>.py`` are
+  reached as ``posenc.plots_<chapter>.X`` and are not re-exported.
 * **Explorers: ``posenc.widgets.X``** (sliders; the website's static form is
   :mod:`posenc.static`). Not imported here.
 * Argument checks live in :mod:`posenc.validate`, used by every module.
