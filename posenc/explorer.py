@@ -23,7 +23,7 @@ from matplotlib.figure import Figure
 from PIL import Image
 
 from . import static
-from .plots import DESIGN_DPI, PALETTE, book_style
+from .figure_style import DESIGN_DPI, PALETTE, book_style
 
 __all__ = [
     "Choice",

@@ -40,7 +40,7 @@ from .explorer import (
     base_choice,
     d_choice,
 )
-from .plots import (
+from .figure_style import (
     DIVERGING,
     PALETTE,
     TEXT,

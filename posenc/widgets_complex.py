@@ -16,7 +16,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from .explorer import Choice, Explorer, Sweep
-from .plots import INK, PALETTE, new_figure
+from .figure_style import INK, PALETTE, new_figure
 
 __all__ = ["OffsetClocksExplorer", "offset_clocks_data", "OFFSET_POSITIONS"]
 

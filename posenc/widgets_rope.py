@@ -23,7 +23,7 @@ from matplotlib.figure import Figure
 
 from . import core
 from .explorer import Choice, Explorer, Sweep
-from .plots import INK, PALETTE, new_figure
+from .figure_style import INK, PALETTE, new_figure
 
 __all__ = [
     "RopePlanesExplorer",
