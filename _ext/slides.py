@@ -639,6 +639,12 @@ def _plain(element):
         details.decompose()
     for note in element.find_all(class_="posenc-note-live"):
         note.decompose()
+    # On paper a player is one figure: its note keeps "Figure for <values>."
+    # and drops what the sliders would do on a screen.
+    for note in element.find_all(class_="posenc-note-static"):
+        values = note.find(class_="posenc-values")
+        if values is not None:
+            note.string = f"Figure for {values.get_text()}."
     return element
 
 

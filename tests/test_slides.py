@@ -584,3 +584,27 @@ def test_display_maths_inside_a_text_entry_is_typeset() -> None:
     rendered = slides._text_html(r"Scores: $$S = QK^\top$$ then $x$.")
     assert r'<span class="math display">\[S = QK^\top\]</span>' in rendered
     assert r'<span class="math">\(x\)</span>' in rendered
+
+
+def test_a_player_on_a_handout_is_one_figure_named_by_its_values() -> None:
+    """On paper a player keeps "Figure for <values>." and loses the live
+    note and what the sliders would do on a screen."""
+    from bs4 import BeautifulSoup
+
+    sys.path.insert(0, str(ROOT))
+    import io
+
+    import matplotlib
+
+    from posenc import static
+
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+
+    png = io.BytesIO()
+    Figure(figsize=(0.2, 0.2)).savefig(png, format="png")
+    slider = static.Slider("m", "m", ("0", "6"), 1)
+    markup = static.player_html("demo", png.getvalue(), "a figure", [slider])
+    printed = slides._plain(BeautifulSoup(markup, "html.parser")).get_text(" ")
+    assert "Figure for m = 6." in printed
+    assert "JavaScript" not in printed and "sliders" not in printed
