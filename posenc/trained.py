@@ -290,8 +290,10 @@ def softmax(scores: NDArray) -> NDArray:
     return shifted / shifted.sum(axis=-1, keepdims=True)
 
 
-def check_tokens(model: Model, tokens: ArrayLike) -> NDArray[np.int64]:
-    """Bytes 0..255, shape (T,) or (B, T), T >= 1; T <= 128 for learned."""
+def check_tokens(model: Model, tokens: ArrayLike, spare: int = 0) -> NDArray[np.int64]:
+    """Bytes 0..255, shape (T,) or (B, T), T >= 1; T <= 128 + spare for
+    learned (``spare`` = 1 for a sequence whose last byte is only a target).
+    """
     array = np.asarray(tokens)
     if array.ndim not in (1, 2) or array.shape[-1] == 0 or array.size == 0:
         raise ValueError(f"tokens must have shape (T,) or (B, T), got {array.shape}")
@@ -299,7 +301,7 @@ def check_tokens(model: Model, tokens: ArrayLike) -> NDArray[np.int64]:
         raise ValueError(f"tokens must be integers (bytes), got {array.dtype}")
     if array.min() < 0 or array.max() >= model.config["vocab"]:
         raise ValueError("tokens must be bytes, 0 to 255")
-    limit = model.config["context"]
+    limit = model.config["context"] + spare
     if model.variant == "learned" and array.shape[-1] > limit:
         raise ValueError(
             f"tokens: the learned table has {limit} rows, got T = {array.shape[-1]}"
@@ -367,7 +369,7 @@ def forward(model: Model, tokens: ArrayLike) -> Forward:
 def next_byte_loss(model: Model, tokens: ArrayLike) -> NDArray[np.float64]:
     """Cross-entropy (nats) of predicting ``tokens[..., t+1]`` at each
     position t, shape (..., T-1)."""
-    tokens = check_tokens(model, tokens)
+    tokens = check_tokens(model, tokens, spare=1)
     if tokens.shape[-1] < 2:
         raise ValueError("tokens must hold at least 2 bytes to predict one")
     logits = forward(model, tokens[..., :-1]).logits
@@ -411,7 +413,10 @@ def attention_by_offset(attention: ArrayLike) -> NDArray[np.float64]:
     ``attention`` has shape (..., T, T); returns (..., T), entry Delta the
     mean of ``attention[..., m, m - Delta]`` over m = Delta .. T-1. (Summed
     over Delta it is not 1: each query's weights sum to 1 over its own
-    m + 1 keys, and late offsets are averaged over fewer queries.)
+    m + 1 keys, and late offsets are averaged over fewer queries.) Even
+    uniform causal attention, weight 1/(m + 1), falls with the offset here:
+    compare with that baseline, ``attention_by_offset(np.tril(1 / (m + 1)))``,
+    before reading a fall as the model's.
     """
     a = np.asarray(attention, dtype=np.float64)
     if a.ndim < 2 or a.shape[-1] != a.shape[-2] or a.shape[-1] == 0:
