@@ -275,14 +275,25 @@ def test_pair_norms_survive_rotation(models):
     np.testing.assert_allclose(trained.pair_norms(out.k)[..., 0], by_hand)
 
 
-def test_next_byte_loss_agrees_with_the_stored_validation_loss(models):
+def test_next_byte_loss_is_the_cross_entropy_of_the_logits(models):
+    model = models["p-rope", 1]
+    tokens = trained.load_sample()["text"][2, :50]
+    logits = trained.forward(model, tokens[:-1]).logits
+    p = np.exp(logits - logits.max(-1, keepdims=True))
+    p /= p.sum(-1, keepdims=True)
+    want = -np.log(p[np.arange(49), tokens[1:]])
+    np.testing.assert_allclose(trained.next_byte_loss(model, tokens), want, rtol=1e-10)
+
+
+def test_next_byte_loss_is_near_the_stored_validation_loss(models):
     # The stored loss is over 48 validation windows, this over the 16 of the
-    # sample (other windows of the same files): they agree to about 0.1 nat.
+    # sample (other windows of the same files). The sample is easier for
+    # every variant, by 0.13 to 0.22 nats at seed 0; 0.3 bounds that.
     text = trained.load_sample()["text"][:, :129]
     for variant in trained.VARIANTS:
         model = models[variant, 0]
         ours = trained.next_byte_loss(model, text).mean()
-        assert abs(ours - model.meta["val_loss"]) < 0.25, (variant, ours)
+        assert abs(ours - model.meta["val_loss"]) < 0.3, (variant, ours)
 
 
 def test_the_learned_table_is_not_evaluated_beyond_its_rows(models):
