@@ -254,11 +254,12 @@ class Forward:
     (B, T) (the batch axis ``...`` is absent for one sequence).
 
     ``embed_token`` and ``embed_position`` (..., T, d): the two parts of the
-    residual stream after embedding (``sqrt(d) E[token]`` and ``p_t``;
-    zeros for rope, p-rope and nope); ``residual`` (layers + 1, ..., T, d):
-    the stream before each layer and after the last; ``q``, ``k``
-    (layers, ..., heads, T, d_k) before rotation and ``q_rot``, ``k_rot``
-    after (equal to them for the variants that do not rotate);
+    embedding, ``sqrt(d) E[token]`` and ``p_t`` (zeros for rope, p-rope and
+    nope), as computed whichever of them entered the stream; ``residual``
+    (layers + 1, ..., T, d): the stream before each layer and after the
+    last; ``q``, ``k`` (layers, ..., heads, T, d_k) before rotation and
+    ``q_rot``, ``k_rot`` after (equal to them for the variants that do not
+    rotate);
     ``attention`` (layers, ..., heads, T, T), row m the weights over keys n;
     ``logits`` (..., T, 256), row t the scores of the byte after t.
     """
@@ -322,9 +323,23 @@ def position_vectors(model: Model, length: int) -> NDArray[np.float64]:
     return np.zeros((length, d))
 
 
-def forward(model: Model, tokens: ArrayLike) -> Forward:
-    """The model on ``tokens``, in float64, at positions 0 .. T-1."""
+#: What :func:`forward` may put in the stream at the start.
+PARTS = ("token", "position")
+
+
+def forward(model: Model, tokens: ArrayLike, parts: tuple = PARTS) -> Forward:
+    """The model on ``tokens``, in float64, at positions 0 .. T-1.
+
+    ``parts`` names what enters the residual stream at the start: both parts
+    (the model as trained), ``("position",)`` alone (the encoding's own
+    attention, content removed: every token's part set to zero) or
+    ``("token",)`` alone. ``embed_token`` and ``embed_position`` report the
+    parts as computed, whichever entered. Rotation (rope, p-rope) is not
+    part of the stream and always applies.
+    """
     tokens = check_tokens(model, tokens)
+    if not isinstance(parts, tuple) or not parts or not set(parts) <= set(PARTS):
+        raise ValueError(f"parts must be a non-empty tuple from {PARTS}, got {parts!r}")
     single = tokens.ndim == 1
     tokens = tokens[None] if single else tokens
     config, w = model.config, model.weights
@@ -333,7 +348,7 @@ def forward(model: Model, tokens: ArrayLike) -> Forward:
     positions = np.arange(length)
     embed_token = w["tok_emb"][tokens] * math.sqrt(d)
     embed_position = np.broadcast_to(position_vectors(model, length), embed_token.shape)
-    x = embed_token + embed_position
+    x = embed_token * ("token" in parts) + embed_position * ("position" in parts)
     causal = np.triu(np.ones((length, length), dtype=bool), 1)
     streams, qs, ks, q_rots, k_rots, attentions = [x], [], [], [], [], []
     for layer in range(config["layers"]):

@@ -237,6 +237,20 @@ def test_the_residual_stream_starts_as_token_plus_position(models):
         assert (np.abs(out.embed_position).max() > 0) == (variant != "rope")
 
 
+def test_the_encoding_alone_or_the_tokens_alone(models):
+    model = models["sinusoidal", 2]
+    tokens = np.arange(20) + 70
+    both = trained.forward(model, tokens)
+    alone = trained.forward(model, tokens, parts=("position",))
+    np.testing.assert_allclose(alone.residual[0], both.embed_position)
+    content = trained.forward(model, tokens, parts=("token",))
+    np.testing.assert_allclose(content.residual[0], both.embed_token)
+    # Without content every query sees the same keys up to position.
+    same = trained.forward(model, tokens[::-1].copy(), parts=("position",))
+    np.testing.assert_allclose(same.attention, alone.attention)
+    assert np.abs(both.attention - alone.attention).max() > 0.01
+
+
 def test_h_matrices_give_the_scores_of_layer_0_without_layernorm_bias(models):
     model = models["sinusoidal", 0]
     out = trained.forward(model, np.arange(8) + 60)
@@ -322,6 +336,8 @@ def test_the_learned_table_is_not_evaluated_beyond_its_rows(models):
         (lambda m: trained.next_byte_loss(m["rope", 0], [5]), "tokens"),
         (lambda m: trained.position_vectors(m["learned", 0], 129), "length"),
         (lambda m: trained.h_matrices(m["rope", 0], 2), "layer"),
+        (lambda m: trained.forward(m["rope", 0], [1, 2], ("pos",)), "parts"),
+        (lambda m: trained.forward(m["rope", 0], [1, 2], ()), "parts"),
         (lambda m: trained.attention_by_offset(np.ones((3, 4))), "attention"),
         (lambda m: trained.pair_norms(np.ones((3, 5))), "x"),
     ],
