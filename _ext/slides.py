@@ -97,8 +97,9 @@ After each HTML build, for every chapter with such comments:
   own. Figures are shown at :data:`FIGURE_SCALE` times their design width,
   so their smallest text (10 pt, 13.9 px at the design width,
   ``posenc.plots.TEXT``) is at least 20 px on a 1024 x 768 screen; a figure
-  too tall for a slide at that scale fails the build. Text entries are at
-  least 24 px. Players step through the site's frames
+  too tall for a slide at that scale is shrunk to fit, down to
+  :data:`MIN_FIGURE_SCALE` (17.4 px text); below that it fails the build.
+  Text entries are at least 24 px. Players step through the site's frames
   (``_static/explorers``).
 * ``handouts/<name>.html``: the two-page summary for print (``make
   handouts`` prints it with Chromium, ``scripts/handouts.py``): the short
@@ -133,6 +134,9 @@ WIDTH, HEIGHT = 1024, 768
 #: Figures on a slide are shown at this multiple of their design width:
 #: 10 pt text is 13.9 px at the design width, 20.8 px at 1.5.
 FIGURE_SCALE = 1.5
+#: A figure too tall for FIGURE_SCALE is shrunk to fit, down to this
+#: multiple: 10 pt text at 17.4 px, what a projector needs (16 px) with room.
+MIN_FIGURE_SCALE = 1.25
 #: Room for a figure under a slide's title, in deck pixels.
 FIGURE_ROOM = HEIGHT - 110
 #: A player's sliders stand in a column right of its figure, this wide
@@ -351,13 +355,18 @@ def _clean(element, page: str, site: Path, where: str, notes: list[str]):
         else:
             path = (site / page).parent / src
             width, height = png_design_size(path.resolve())
-        shown_w, shown_h = width * FIGURE_SCALE, height * FIGURE_SCALE
         beside = CONTROLS_WIDTH if image.find_parent(class_="posenc-player") else 0
-        if shown_h > FIGURE_ROOM or shown_w > WIDTH - PADDING - beside:
+        # A tall figure (two stacked panels) is shrunk to fit the slide, but
+        # never below MIN_FIGURE_SCALE: its smallest text stays >= 17 px.
+        scale = min(
+            FIGURE_SCALE, FIGURE_ROOM / height, (WIDTH - PADDING - beside) / width
+        )
+        if scale < MIN_FIGURE_SCALE:
             raise ExtensionError(
                 f"{where}: a figure of {width:.0f} x {height:.0f} px does not fit "
-                f"a slide at {FIGURE_SCALE} x its design size"
+                f"a slide at {MIN_FIGURE_SCALE} x its design size or more"
             )
+        shown_w, shown_h = width * scale, height * scale
         image["style"] = f"width:{shown_w:.0f}px;height:{shown_h:.0f}px"
         image["data-design-width"] = f"{width:.1f}"
         for attr in ("width", "height"):
