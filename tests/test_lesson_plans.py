@@ -15,11 +15,25 @@ think. Every timing table (``| minutes | step | show |``, rows ``| 0–4 |
 ... |``) starts at 0, has no gap or overlap, ends within its plan's stated
 length, and leaves 10 % of it as slack where the plan states slack (see
 :func:`timing_problems`).
+
+The plans are on three pages (:data:`PAGES`): the 50- and 90-minute plans
+with the table of decks, the course in three sessions, and the one-page
+plans beyond the derivation. A *plan* is the text from a label
+``(lesson-plan-...)=`` to the next one (:func:`plans`). Every plan has a
+timing table whose rows run from minute 0 to exactly the plan's length,
+with at least 10 % of it in rows whose step starts with "Slack"; no row of a
+timing table names an optional slide (a plan never relies on one); and a
+plan of 50 minutes or more lists its predict-then-reveal moments under a
+heading "Predict, then reveal", at most one per 10 minutes, each naming
+the slide it is asked at, a slide that reveals step by step
+(:func:`plan_problems`). Each rule is seen failing on a planted bug in
+the real plans (``test_each_rule_fails_on_a_planted_bug``).
 """
 
 from __future__ import annotations
 
 import itertools
+import math
 import re
 import sys
 from pathlib import Path
@@ -30,15 +44,24 @@ sys.path.insert(0, str(ROOT / "_ext"))
 import slides  # noqa: E402  (_ext/slides.py)
 
 PLANS = ROOT / "book" / "instructor" / "lesson_plans.md"
+#: Every page of plans; the first holds the table of decks.
+PAGES = [
+    PLANS,
+    ROOT / "book" / "instructor" / "three_sessions.md",
+    ROOT / "book" / "instructor" / "chapter_plans.md",
+]
 #: A row of the table of decks: | name deck | {ref}`... <label>` | count |
 DECK_ROW = re.compile(
     r"^\| (?P<deck>[^|]+?) deck \| \{ref\}`[^`<]*<(?P<label>[\w-]+)>` "
     r"\| (?P<count>\d+) \|$",
     re.M,
 )
+#: White space within a line, or one line break (a plan wraps lines).
+_WS = r"(?:[ \t]*\n[ \t]*|[ \t]+)"
 #: A mention of a deck, up to the next mention of a deck or the end of a cell.
 MENTION = re.compile(
-    r"(?P<deck>[\w$-]+(?:-\$d\$)?) deck,? (?P<rest>.*?)(?=\b[\w$-]+ deck\b|\||\n\n|$)",
+    rf"(?P<deck>[\w$-]+(?:-\$d\$)?){_WS}deck,?{_WS}(?P<rest>.*?)"
+    rf"(?=\b[\w$-]+{_WS}deck\b|\||\n\n|$)",
     re.S,
 )
 NAMED = re.compile(r"(?P<number>\d+) \"(?P<title>[^\"]+)\"")
@@ -83,9 +106,15 @@ def test_the_table_lists_every_deck_with_its_count():
     assert listed == marked
 
 
-def test_every_named_slide_exists_with_that_number():
-    table = decks()
-    text = PLANS.read_text()
+def all_plans_text() -> str:
+    """The pages of plans, one after the other."""
+    return "\n\n".join(page.read_text() for page in PAGES)
+
+
+def name_problems(text: str, table: dict[str, list[str]]) -> tuple[int, list[str]]:
+    """(how many slides ``text`` names with a title, what is wrong): a slide
+    named ``<deck> deck, slide N "Title"`` must be slide N of that deck with
+    that title; one named ``<deck> slide N`` (no title) must exist."""
     named = 0
     wrong = []
     for mention in MENTION.finditer(text):
@@ -99,6 +128,19 @@ def test_every_named_slide_exists_with_that_number():
             named += 1
             if not (1 <= number <= len(titles) and titles[number - 1] == title):
                 wrong.append(f"{deck} deck, slide {number} {title!r}")
+    names = "|".join(sorted((re.escape(d) for d in table), key=len, reverse=True))
+    by_case = {deck.lower(): deck for deck in table}
+    for short in re.finditer(SHORT.format(decks=names), text, re.I):
+        deck = by_case[short.group("deck").lower()]
+        number = int(short.group("number"))
+        if not 2 <= number <= len(table[deck]):
+            wrong.append(f"{deck} slide {number}: the deck has {len(table[deck])}")
+    return named, wrong
+
+
+def test_every_named_slide_exists_with_that_number():
+    table = decks()
+    named, wrong = name_problems(all_plans_text(), table)
     assert named >= 20, named
     assert wrong == []
 
@@ -181,25 +223,46 @@ def asked_slides(text: str, table: dict[str, list[str]]):
     return asked
 
 
+def deck_slides() -> dict[str, list]:
+    """Deck name -> its slides (``slides.Slide``), None for the title slide."""
+    found = {}
+    for row in DECK_ROW.finditer(PLANS.read_text()):
+        chapter = chapters_by_label()[row.group("label")]
+        found[row.group("deck").strip()] = [
+            None,
+            *slides.slides_of(chapter.read_text(), str(chapter)),
+        ]
+    return found
+
+
+def has_steps(deck_slides: dict[str, list], deck: str, number: int) -> bool:
+    shown = deck_slides[deck]
+    return (
+        1 <= number <= len(shown)
+        and bool(shown[number - 1])
+        and (shown[number - 1].steps)
+    )
+
+
+def question_problems(text: str, table, deck_slides) -> list[str]:
+    """Each question ``text`` asks about a slide without steps."""
+    return sorted(
+        {
+            f"{deck} deck, slide {number}: no steps, but asked: {sentence[:90]}"
+            for deck, number, sentence in asked_slides(text, table)
+            if not has_steps(deck_slides, deck, number)
+        }
+    )
+
+
 def test_a_question_about_a_slide_needs_its_steps():
     """Where a plan asks students something about a slide (see
     :func:`asked_slides`), that slide has ``steps: true``: the answer is
     not on the screen while they think."""
     table = decks()
-    steps = {}
-    for row in DECK_ROW.finditer(PLANS.read_text()):
-        chapter = chapters_by_label()[row.group("label")]
-        found = slides.slides_of(chapter.read_text(), str(chapter))
-        steps[row.group("deck").strip()] = [False] + [s.steps for s in found]
-    asked = asked_slides(PLANS.read_text(), table)
-    assert asked, "no question about a slide found: the parser is broken"
-    wrong = sorted(
-        {
-            f"{deck} deck, slide {number}: no steps, but asked: {sentence[:90]}"
-            for deck, number, sentence in asked
-            if not (1 <= number <= len(steps[deck]) and steps[deck][number - 1])
-        }
-    )
+    text = all_plans_text()
+    assert asked_slides(text, table), "no question about a slide found"
+    wrong = question_problems(text, table, deck_slides())
     assert not wrong, "\n".join(wrong)
 
 
@@ -226,7 +289,7 @@ TIMING_ROW = re.compile(
     r"^\| *(?P<start>\d+) *[–-] *(?P<end>\d+) *\| *(?P<step>[^|]*?) *\|", re.M
 )
 #: A stated length: "in 50 minutes", "50-minute", "Length: 90 minutes".
-LENGTH = re.compile(r"\b(?P<minutes>\d+)[ -]minutes?\b", re.I)
+LENGTH = re.compile(r"\b(?P<minutes>\d+)[\s-]minutes?\b", re.I)
 #: A stated slack outside the table: "Slack: 9 minutes".
 SLACK_LINE = re.compile(r"\bslack\b\D{0,20}(?P<minutes>\d+) *min", re.I)
 HEADING = re.compile(r"^#{2,4} .*$", re.M)
@@ -240,7 +303,7 @@ def timing_tables(text: str):
     A plan is the text from a heading (``##`` to ``####``) to the next; its
     length is the first "N minutes" or "N-minute" of its heading, else of
     its text before the table. Rows give minutes as ``0–4`` (en dash or
-    hyphen). A row whose step says "slack" is slack, not teaching.
+    hyphen). A row whose step starts with "Slack" is slack, not teaching.
     """
     headings = list(HEADING.finditer(text)) + [None]
     tables = []
@@ -272,13 +335,19 @@ def timing_tables(text: str):
     return tables
 
 
+def is_slack(step: str) -> bool:
+    """A row is slack when its step starts with "Slack" (a break that
+    "joins the slack" when skipped is a break)."""
+    return step.lower().startswith("slack")
+
+
 def timing_problems(text: str) -> list[str]:
     """What is wrong with the timing tables of ``text``: each plan states
     its length; its rows start at 0, follow each other without gap or
-    overlap and end within the length; and a plan that states slack (a
-    row whose step says "slack", or a line "slack ... N min") leaves at
-    least 10 % of the length to it (slack rows plus minutes after the last
-    row, or the stated minutes)."""
+    overlap and end exactly at the length, so that they cover the whole
+    session; at least 10 % of the length is in rows whose step starts
+    with "Slack" (:func:`is_slack`); and a line that states the slack
+    ("Slack: 6 minutes") agrees with those rows."""
     problems = []
     for heading, length, rows, stated in timing_tables(text):
         if length is None:
@@ -294,26 +363,28 @@ def timing_problems(text: str) -> list[str]:
                 problems.append(f"{heading}: {end} then {start} ({step})")
         if any(end <= start for start, end, _ in rows):
             problems.append(f"{heading}: a row ends before it starts")
-        if rows[-1][1] > length:
+        if rows[-1][1] != length:
             problems.append(f"{heading}: ends at {rows[-1][1]} of {length} min")
-        slack_rows = sum(e - s for s, e, step in rows if "slack" in step.lower())
-        if slack_rows or stated is not None:
-            slack = max(slack_rows + length - rows[-1][1], stated or 0)
-            if slack < 0.1 * length:
-                problems.append(
-                    f"{heading}: slack {slack} min, under 10 % of {length} min"
-                )
+        slack = sum(e - s for s, e, step in rows if is_slack(step))
+        if slack < 0.1 * length:
+            problems.append(f"{heading}: slack {slack} min, under 10 % of {length} min")
+        if stated is not None and stated != slack:
+            problems.append(
+                f"{heading}: states {stated} min of slack, its rows give {slack}"
+            )
     return problems
 
 
 def test_every_timing_table_fits_its_plan():
-    assert timing_tables(PLANS.read_text()), "no timing table found"
-    problems = timing_problems(PLANS.read_text())
-    assert not problems, "\n".join(problems)
+    for page in PAGES:
+        assert timing_tables(page.read_text()), f"no timing table in {page.name}"
+        problems = timing_problems(page.read_text())
+        assert not problems, "\n".join(problems)
 
 
 def test_the_timing_rules_can_fail():
-    """A plan with a gap, an overrun and too little slack fails each rule."""
+    """A plan with a gap, an overrun, an early end and too little slack
+    fails each rule."""
     good = (
         "## Plan A in 50 minutes\n\n| minutes | step | show |\n|---|---|---|\n"
         "| 0–20 | one | deck |\n| 20–45 | two | deck |\n| 45–50 | Slack | |\n"
@@ -327,3 +398,175 @@ def test_the_timing_rules_can_fail():
     assert any("slack 3 min" in p for p in timing_problems(tight))
     unstated = good.replace("in 50 minutes", "")
     assert any("no length" in p for p in timing_problems(unstated))
+    early = good.replace("| 45–50 | Slack | |\n", "")
+    assert any("ends at 45 of 50" in p for p in timing_problems(early))
+    assert any("slack 0 min" in p for p in timing_problems(early))
+    claimed = good.replace("| 45–50 | Slack |", "| 45–50 | Slack: 7 minutes |")
+    assert any("states 7 min" in p for p in timing_problems(claimed))
+
+
+# ------------------------------------------------ every plan
+#: The label that starts a plan.
+PLAN_LABEL = re.compile(r"^\((?P<label>lesson-plan-[\w-]+)\)=\s*$", re.M)
+#: The heading of a plan's list of predict-then-reveal moments.
+PREDICT_HEADING = re.compile(r"^#{3,4} Predict, then reveal\s*$", re.M)
+#: A numbered list item with its indented continuation lines.
+ITEM = re.compile(r"^\d+\. .*(?:\n[ \t]+\S.*)*", re.M)
+#: A plan this long or longer lists its predictions.
+LISTED_FROM = 50
+#: At most one prediction per this many minutes ("about five in 50").
+MINUTES_PER_PREDICTION = 10
+
+
+def plans(text: str) -> list[tuple[str, str]]:
+    """(label, text) of each plan of a page: from its label
+    ``(lesson-plan-...)=`` to the next one, or to the end of the page."""
+    starts = list(PLAN_LABEL.finditer(text))
+    ends = [m.start() for m in starts[1:]] + [len(text)]
+    return [
+        (m.group("label"), text[m.start() : end])
+        for m, end in zip(starts, ends, strict=True)
+    ]
+
+
+def plan_problems(text: str, table, deck_slides) -> list[str]:
+    """What is wrong with the plans of one page (see the module's
+    docstring): one timing table each, which :func:`timing_problems`
+    accepts and whose rows name no optional slide; for a plan of
+    :data:`LISTED_FROM` minutes or more, a list "Predict, then reveal" of
+    at most one moment per :data:`MINUTES_PER_PREDICTION` minutes, each
+    naming the slides it is asked at, slides with steps."""
+    problems = []
+    for label, body in plans(text):
+        tables = timing_tables(body)
+        if len(tables) != 1:
+            problems.append(f"{label}: {len(tables)} timing tables, not one")
+            continue
+        problems += [f"{label}: {p}" for p in timing_problems(body)]
+        header = TIMING_HEADER.search(body)
+        rows = body[header.end() :].split("\n\n", 1)[0]
+        for row in rows.splitlines():
+            for _, deck, number in named_slides(row, table)[0]:
+                shown = deck_slides[deck]
+                if 1 < number <= len(shown) and shown[number - 1].optional:
+                    problems.append(
+                        f"{label}: the timing relies on optional {deck} slide {number}"
+                    )
+        length = tables[0][1]
+        if length is None or length < LISTED_FROM:
+            continue
+        heading = PREDICT_HEADING.search(body)
+        if heading is None:
+            problems.append(f"{label}: no 'Predict, then reveal' list")
+            continue
+        rest = body[heading.end() :]
+        section = rest[: m.start()] if (m := HEADING.search(rest)) else rest
+        items = [item.group(0) for item in ITEM.finditer(section)]
+        most = math.ceil(length / MINUTES_PER_PREDICTION)
+        if not 1 <= len(items) <= most:
+            problems.append(
+                f"{label}: {len(items)} predictions in {length} min (at most {most})"
+            )
+        for item in items:
+            found = named_slides(item, table)[0]
+            if not found:
+                problems.append(f"{label}: a prediction names no slide: {item[:60]}")
+            for _, deck, number in found:
+                if not has_steps(deck_slides, deck, number):
+                    problems.append(
+                        f"{label}: predicts at {deck} slide {number}, "
+                        "which has no steps"
+                    )
+    return problems
+
+
+def test_every_plan_is_timed_and_predicts_where_it_can():
+    table, shown = decks(), deck_slides()
+    found = [label for page in PAGES for label, _ in plans(page.read_text())]
+    # the 50- and 90-minute plans, three sessions, seven chapters beyond
+    assert len(found) == 12, found
+    problems = [
+        p for page in PAGES for p in plan_problems(page.read_text(), table, shown)
+    ]
+    assert not problems, "\n".join(problems)
+
+
+def all_problems(texts: list[str], table, shown) -> list[str]:
+    """Every rule of this module on the pages' texts."""
+    text = "\n\n".join(texts)
+    problems = name_problems(text, table)[1] + question_problems(text, table, shown)
+    for page in texts:
+        problems += timing_problems(page) + plan_problems(page, table, shown)
+    return problems
+
+
+def test_each_rule_fails_on_a_planted_bug():
+    """Each rule, seen failing on the real plans with one bug planted (the
+    real plans pass, so each problem found comes from the bug)."""
+    table, shown = decks(), deck_slides()
+    real = [page.read_text() for page in PAGES]
+    assert all_problems(real, table, shown) == []
+
+    def planted(*changes: tuple[str, str], page: int = 0) -> str:
+        texts = list(real)
+        for old, new in changes:
+            assert old in texts[page], old
+            texts[page] = texts[page].replace(old, new, 1)
+        return "\n".join(all_problems(texts, table, shown))
+
+    # a slide named with another number, another title, or past the deck
+    pooled = '"Pooled, the model is blind to order"'
+    assert "symmetry deck, slide 8 'Pooled" in planted(
+        (f"slides 7 {pooled}", f"slides 8 {pooled}")
+    )
+    assert "complex deck, slide 5 'Equal lengths, equal angles'" in planted(
+        ('"Equal lengths, equal steps"', '"Equal lengths, equal angles"')
+    )
+    assert "decay slide 40: the deck has 15" in planted(
+        ("Decay slide 4:", "Decay slide 40:")
+    )
+    # minutes: a late start, a gap, an early end, too little slack, a
+    # slack line that the rows do not give, no slack at all
+    assert "starts at minute 1" in planted(("| 0–3 |", "| 1–3 |"))
+    assert "9 then 10" in planted(("| 9–18 |", "| 10–18 |"))
+    slack_row = "| 44–50 | Slack: 6 minutes (12 %) | |"
+    assert "ends at 49 of 50" in planted(
+        (slack_row, "| 44–49 | Slack: 5 minutes (10 %) | |")
+    )
+    assert "slack 4 min, under 10 % of 50" in planted(
+        ("| 40–44 |", "| 40–46 |"), (slack_row, "| 46–50 | Slack: 4 minutes (8 %) | |")
+    )
+    assert "states 8 min of slack, its rows give 6" in planted(
+        ("Slack: 6 minutes (12 %)", "Slack: 8 minutes (12 %)")
+    )
+    assert "slack 0 min" in planted((slack_row, "| 44–50 | Questions | |"))
+    assert "lesson-plan-50: 0 timing tables" in planted(
+        ("| minutes | step | show |", "| minute | step | show |")
+    )
+    # a prediction at a player (no steps): both the question rule and the
+    # list of predictions catch it
+    player = planted(
+        (
+            '**Complex deck, slide 5 "Equal lengths, equal steps"**',
+            '**Complex deck, slide 10 "Two hands at a fixed offset"**',
+        )
+    )
+    assert "complex deck, slide 10: no steps" in player
+    assert "predicts at complex slide 10, which has no steps" in player
+    # an optional slide in the timing
+    assert "relies on optional Taylor slide 7" in planted(
+        ('8 "$H = I$ is an assumption"', '7 "When the slope $\\kappa$ can be non-zero"')
+    )
+    # too many predictions, one that names no slide, no list at all
+    listed = "### Predict, then reveal\n\n"
+    crowded = listed + "1. Taylor slide 9: which part?\n" * 2
+    assert "7 predictions in 50 min (at most 5)" in planted((listed, crowded))
+    assert "names no slide" in planted((listed, listed + "1. A guess.\n"))
+    assert "no 'Predict, then reveal' list" in planted(
+        ("### Predict, then reveal", "### Predict, then show")
+    )
+    # the three-session page and the one-page plans are read too
+    assert "lesson-plan-session-2: " in planted(("| 10–14 |", "| 11–14 |"), page=1)
+    assert "lesson-plan-rope: " in planted(
+        ("| 25–27 | The sinusoidal table", "| 25–26 | The sinusoidal table"), page=2
+    )
