@@ -135,7 +135,8 @@ MARKS = re.compile(r"\*\((\d+) marks?\)\*")
 def exam_sections(text: str) -> dict[str, list[dict]]:
     """The questions of the exam page by the chapter label each section
     names ("Questions on {ref}`ch-...`"): number, kind, the question's
-    marks per part, the total the table gives, and the solution."""
+    statement and marks per part, the total the table gives, and the
+    solution."""
     table = dict(re.findall(r"\[(\d+\.\d+)\]\(#exam-[\d-]+\) \((\d+)\)", text))
     sections = {}
     for section in re.split(r"^## ", text, flags=re.MULTILINE)[1:]:
@@ -148,6 +149,7 @@ def exam_sections(text: str) -> dict[str, list[dict]]:
                 {
                     "number": number,
                     "kind": KINDS[kind],
+                    "question": question,
                     "marks": [int(m) for m in MARKS.findall(question)],
                     "total": int(table[number]),
                     "solution": solution,
@@ -168,7 +170,9 @@ def exam_problems(text: str) -> list[str]:
     """What is wrong with the exam page: every derivation chapter and RoPE
     have at least three questions, one of each kind; the marks of each
     question's parts add up to the total in the table; each solution gives
-    marks and common wrong answers; each question has a check cell."""
+    marks and common wrong answers; each question has a check cell; a
+    question prints the formulas it uses (an {eq} reference shows only a
+    number on paper)."""
     sections = exam_sections(text)
     problems = []
     for name in [*main_path(), "rope"]:
@@ -188,6 +192,8 @@ def exam_problems(text: str) -> list[str]:
             problems.append(f"{number}: no marking scheme")
         if f"# check: question {number}," not in solution:
             problems.append(f"{number}: no check cell")
+        if "{eq}" in question["question"]:
+            problems.append(f"{number}: an equation cited, not printed")
     return problems
 
 
@@ -199,3 +205,7 @@ def test_exam_page_has_three_kinds_of_question_per_chapter_with_marks():
     assert any("marks" in p for p in exam_problems(wrong_marks))
     one_kind = text.replace("### Question 6.3 (diagnose)", "### Question 6.3 (compute)")
     assert any("decay_finite_d" in p for p in exam_problems(one_kind))
+    cited = text.replace(
+        "Take base $10^4$, the log law", "Take base $10^4$, {eq}`eq-log-law`", 1
+    )
+    assert "5.2: an equation cited, not printed" in exam_problems(cited)
