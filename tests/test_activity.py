@@ -189,6 +189,42 @@ def test_the_numbers_the_guide_quotes():
         assert quoted in guide, quoted
 
 
+def test_the_size_of_a_score_step_1_quotes():
+    """Step 1: a score is at most |q||k| = 58 in size (Cauchy-Schwarz), and
+    for random q, k of width 64 typically about sqrt(64) = 8: the root
+    mean square of q.k over many draws is within 2% of 8, and the scores
+    of steps 1 and 2 are of that size, far below the bound."""
+    seen = run_in_process(rope_cells()[:-1])
+    bound = np.linalg.norm(seen["q"]) * np.linalg.norm(seen["k"])
+    assert round(bound) == 58
+    scores = np.concatenate([seen["scores"], seen["behind"]])
+    assert np.all(np.abs(scores) < 2 * 8) and np.all(np.abs(scores) > 8 / 2)
+    draws = np.random.default_rng(1).standard_normal((2, 20_000, 64))
+    typical = np.sqrt(np.mean(np.sum(draws[0] * draws[1], axis=1) ** 2))
+    assert abs(typical / 8 - 1) < 0.02
+    step_1 = ROPE.read_text().split("## Step 1")[1].split("```")[0]
+    text = " ".join(step_1.split())
+    assert r"at most $|q|\,|k| \approx 58$" in text
+    assert r"typically about $\sqrt{64} = 8$" in text
+
+
+def test_the_guide_names_the_sections_the_steps_assume():
+    """The guide says which sections of the RoPE chapter the steps need
+    (step 3 the half-split pairing), by their titles in the chapter."""
+    chapter = (ROOT / "book" / "rope.md").read_text()
+    guide = (ROOT / "book" / "instructor" / "guide.md").read_text()
+    sentence = " ".join(guide.split()).split("Steps 1 and 2 assume")[1]
+    sentence = sentence.split(". ")[0]
+    first, third = (
+        "Rotate the query and the key",
+        "Two pairings, and the bug of mixing them",
+    )
+    for title in (first, third):
+        assert f"\n## {title}\n" in chapter, title
+    before, _, after = sentence.partition("step 3")
+    assert f'"{first}"' in before and f'"{third}"' in after, sentence
+
+
 @pytest.mark.parametrize("bug", BUGS)
 def test_the_self_check_names_each_common_bug(bug):
     wrong, words = BUGS[bug]
