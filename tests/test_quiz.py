@@ -1,7 +1,14 @@
 """ "Check your understanding": the questions and their feedback.
 
 Without a build: every chapter has three to five questions, each with a
-valid ``:answer:`` and an explanation for every option (``_ext/quiz.py``).
+valid ``:answer:`` and an explanation for every option (``_ext/quiz.py``),
+and the book's questions cannot be answered by the form of their options:
+few have two options, the options of a question are of similar length,
+and how often the right option is the longest, the shortest or at each
+letter is what chance placement would give (the rules are stated at
+"not guessable" below). Write each option as a short claim a student
+might hold, the right one no longer or more detailed than the others, and
+put the reason in its explanation.
 
 In the built site (``POSENC_SITE``, else ``_build/html``), in offline
 Chromium: on every page that has questions, pressing a wrong option says
@@ -64,6 +71,188 @@ def test_every_chapter_has_three_to_five_questions(path):
         for option in options:
             pick, _, why = option.partition("\n\n")
             assert pick.strip() and why.strip(), option
+
+
+# ------------------------------------------------------------ not guessable
+#
+# A class that votes by the form of the options must do no better than
+# chance. Two rules keep the form plain: at most a tenth of the questions
+# have two options, and no option of a question is much longer than
+# another. The others compare a count over the whole book (how often the
+# right option is the longest, the shortest, at letter A, ...) with the
+# count that chance placement of the right option would give: each
+# question's right option one of its k options at random, independently
+# of their texts. Under chance the count is a sum of independent
+# Bernoulli variables, one per question (a Poisson binomial), computed
+# exactly; the book's count must lie between its 5th and 95th percentile
+# (10th and 90th for the letters). Too high is a cue ("pick the
+# longest"), and so is too low ("never the longest").
+
+#: Book-wide, at most this share of questions may have two options: a
+#: question with three or more real answers is asked with them.
+MOST_TWO_OPTION_SHARE = 0.1
+#: TeX commands that draw nothing of their own (fonts, sizes, spacing).
+SILENT_COMMANDS = {
+    "mathrm", "mathbb", "mathbf", "mathcal", "mathit", "operatorname",
+    "text", "left", "right", "big", "Big", "tfrac", "frac", "dfrac",
+}  # fmt: skip
+
+
+def visible_length(text: str) -> int:
+    """About how many characters a reader sees of an option's MyST text:
+    prose as written; in maths a command (``\\theta``) is one character,
+    a font or spacing command, a brace, ``^``, ``_`` and ``$`` none."""
+
+    def maths(match: re.Match) -> str:
+        tex = re.sub(
+            r"\\([A-Za-z]+)",
+            lambda c: "" if c.group(1) in SILENT_COMMANDS else "#",
+            match.group(0).strip("$"),
+        )
+        return re.sub(r"\\[,;:! ]|[{}^_\s]", "", tex)
+
+    text = re.sub(r"\$\$.*?\$\$|\$[^$]*\$", maths, text, flags=re.DOTALL)
+    text = re.sub(r"\{[a-z:]+\}`([^`<]*)[^`]*`", r"\1", text)  # roles
+    return len(" ".join(text.replace("*", "").replace("`", "").split()))
+
+
+def picks(options: list[str]) -> list[str]:
+    """The text a reader picks from each option (its first paragraph)."""
+    return [option.partition("\n\n")[0] for option in options]
+
+
+def book_questions() -> list[tuple[str, int, list[str]]]:
+    """(chapter, answer, picks) of every question of the book."""
+    return [
+        (path.stem, answer, picks(options))
+        for path in CHAPTERS
+        for answer, options in questions(path)
+    ]
+
+
+def chance_interval(chances: list[float], tail: float = 0.05) -> tuple[int, int]:
+    """The ``tail`` and ``1 - tail`` quantiles (5th and 95th percentiles)
+    of a sum of independent Bernoulli variables of these probabilities:
+    the smallest counts c with P(count <= c) >= tail and >= 1 - tail."""
+    law = [1.0]  # law[c] = P(count = c), one question at a time
+    for p in chances:
+        law = [
+            (law[c] if c < len(law) else 0.0) * (1 - p)
+            + (law[c - 1] * p if c >= 1 else 0.0)
+            for c in range(len(law) + 1)
+        ]
+    cumulative, low, high = 0.0, None, None
+    for count, mass in enumerate(law):
+        cumulative += mass
+        if low is None and cumulative >= tail - 1e-12:
+            low = count
+        if high is None and cumulative >= 1 - tail - 1e-12:
+            high = count
+    return low, high
+
+
+def strictly_extreme(lengths: list[int], pick) -> list[int]:
+    """The option (index) that is strictly the longest (``pick=max``) or
+    the shortest (``min``), as a list of at most one."""
+    best = pick(lengths)
+    return [lengths.index(best)] if lengths.count(best) == 1 else []
+
+
+def test_chance_interval():
+    """The percentiles against cases known by hand: 10 fair coins give
+    2 and 8 (P(X <= 1) = 11/1024 < 0.05 <= P(X <= 2) = 56/1024), and 3
+    and 7 for the 10th and 90th (P(X <= 2) = 56/1024 < 0.1 <=
+    P(X <= 3) = 176/1024); a certain and an impossible event give 1 and
+    0 every time."""
+    assert chance_interval([0.5] * 10) == (2, 8)
+    assert chance_interval([0.5] * 10, tail=0.1) == (3, 7)
+    assert chance_interval([1.0, 0.0]) == (1, 1)
+    assert chance_interval([]) == (0, 0)
+
+
+def test_visible_length():
+    """Maths counts what it draws; markup and roles' targets count nothing."""
+    assert visible_length("$\\mathrm{base}^{-2i/d}$ turns") == len("base-2i/d turns")
+    assert visible_length("$\\theta_i$, *not* `x`") == len("#i, not x")
+    assert visible_length("{ref}`the shift <complex-shift>` here") == len(
+        "the shift here"
+    )
+
+
+@pytest.mark.parametrize("pick", [max, min], ids=["longest", "shortest"])
+def test_the_right_option_is_no_longer_or_shorter_than_chance(pick):
+    """How many right options are strictly the longest (or the shortest)
+    of their question, by what a reader sees: between the 5th and 95th
+    percentile of that count under chance. A question whose options are
+    equally long counts under chance as never having one."""
+    count, chances = 0, []
+    for _, answer, labels in book_questions():
+        extreme = strictly_extreme([visible_length(x) for x in labels], pick)
+        count += extreme == [answer - 1]
+        chances.append(len(extreme) / len(labels))
+    low, high = chance_interval(chances)
+    assert low <= count <= high, (
+        f"the right option is strictly the {pick.__name__} in {count} of "
+        f"{len(chances)} questions; chance gives {low} to {high}"
+    )
+
+
+def test_options_of_a_question_are_of_similar_length():
+    """In every question the longest option, as a reader sees it, is at
+    most 1.5 times the shortest plus 10 characters: no option stands out
+    by its length (short formulas, such as $d_k$ against
+    $\\sqrt{d_k}$, are free to differ by a few characters)."""
+    outside = []
+    for stem, _, labels in book_questions():
+        lengths = [visible_length(label) for label in labels]
+        if max(lengths) > 1.5 * min(lengths) + 10:
+            outside.append((stem, lengths, labels[0][:40]))
+    assert not outside, outside
+
+
+def test_few_questions_have_two_options():
+    """At most MOST_TWO_OPTION_SHARE of the book's questions have two
+    options (a yes-or-no question is asked with its three or four real
+    answers instead)."""
+    found = book_questions()
+    two = [(stem, labels[0][:40]) for stem, _, labels in found if len(labels) == 2]
+    assert len(two) <= MOST_TWO_OPTION_SHARE * len(found), (len(two), two)
+
+
+def test_the_right_option_is_spread_over_the_letters():
+    """How many right options are at each letter: between the 10th and
+    90th percentile under chance, over the whole book (a question with
+    fewer options than the letter's place never has it there) and among
+    the questions with k options, for each k (a class learns "with three
+    options, it is B" as well as "it is B"). Narrower than for lengths:
+    the author places the right option freely, so the book must spread
+    it at least as evenly as four random placements in five do."""
+    found = book_questions()
+    groups: dict = {"all": found}
+    for question in found:
+        groups.setdefault(len(question[2]), []).append(question)
+    outside = []
+    for group, members in groups.items():
+        for place in range(1, max(len(q[2]) for q in members) + 1):
+            count = sum(answer == place for _, answer, _ in members)
+            chances = [1 / len(q[2]) if len(q[2]) >= place else 0.0 for q in members]
+            low, high = chance_interval(chances, tail=0.1)
+            if not low <= count <= high:
+                letter = "ABCDEFGH"[place - 1]
+                outside.append(
+                    f"{group} options: {letter} right in {count} of "
+                    f"{len(members)}, chance {low} to {high}"
+                )
+    assert not outside, outside
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_a_chapters_answers_are_not_all_one_letter(path):
+    """Within one chapter's round of votes the answers are not all at one
+    letter (under chance, three questions of three options all share a
+    letter one time in nine)."""
+    answers = {answer for answer, _ in questions(path)}
+    assert len(answers) > 1, (path.name, answers)
 
 
 # ------------------------------------------------------------ in the browser
