@@ -71,6 +71,10 @@ def test_every_chapter_has_three_to_five_questions(path):
         for option in options:
             pick, _, why = option.partition("\n\n")
             assert pick.strip() and why.strip(), option
+            # a line that starts with "+ " or "1. " (maths wrapped before a
+            # plus) would turn the rest of the option into a list
+            marker = re.search(r"^ +([-+*]|\d+[.)]) ", option, re.MULTILINE)
+            assert marker is None, (path.name, option)
 
 
 # ------------------------------------------------------------ not guessable
