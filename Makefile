@@ -37,12 +37,18 @@ PDF_ROOT ?= .
 # the lock) installs the pins: 4 to 9 s, where pip took 90 s.
 $(INSTALLED): requirements.txt pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 is required, found " + sys.version.split()[0])'
+	@echo "Installing the pinned requirements into $(VENV) (once, and again when the pins change):"
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check "$$(grep -E '^uv==' requirements.txt)"
 	$(BIN)/uv pip install --quiet --python $(BIN)/python -r requirements.txt
 	touch $@
 
+# The build reports each chapter as it is executed ("executing chapters...
+# [k/n]", _ext/parallel_execution.py), then Sphinx's reading and writing of
+# the pages; the site's address comes last.
 book: $(INSTALLED)
+	@echo "Building the book: the chapters are executed first (about a minute"
+	@echo "on 2 cores the first time; only the changed ones after that)."
 	$(BUILD)
 	@echo
 	@echo "The book is built. Open it in a browser:"
@@ -67,12 +73,14 @@ homework: $(INSTALLED)
 # build has read every page (every chapter executed and cached, every frame
 # rendered), and the two write their pages side by side, Sphinx using one
 # core each (scripts/student_edition.py --after). Its log follows the book's.
+# Both logs are kept, _build/book.log and _build/student.log: the tests read
+# them (tests/test_build_output.py: no kernel warns, every chapter reported).
 READ_MARKER := _build/.read-by-book
 test: $(INSTALLED)
 	$(BIN)/ruff check $(LINTED)
 	$(BIN)/ruff format --check $(LINTED)
 	mkdir -p _build && rm -f $(READ_MARKER)
-	POSENC_READ_MARKER=$(READ_MARKER) $(BUILD) & book=$$!; student=0; \
+	(POSENC_READ_MARKER=$(READ_MARKER) $(BUILD) 2>&1 | tee _build/book.log) & book=$$!; student=0; \
 	$(BIN)/python scripts/student_edition.py _build --after $(READ_MARKER) \
 	  --build-pid $$book > _build/student.log 2>&1 || student=$$?; \
 	book_status=0; wait $$book || book_status=$$?; \

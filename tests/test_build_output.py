@@ -1,0 +1,102 @@
+"""The build's output: chapters executed with their progress reported and
+no kernel warning among Sphinx's lines (issue 22, item 3).
+
+``make book`` once printed "Kernel is running over TCP without encryption"
+from every kernel (ipykernel's warning, written to the build's terminal);
+the kernels now talk over IPC sockets (``_ext/parallel_execution.py``).
+The first test executes small chapters the way the build does and reads
+everything the kernels wrote; the second reads the logs of the suite's own
+build (``make test`` keeps ``_build/book.log`` and ``_build/student.log``).
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import tempfile
+from pathlib import Path
+
+import jupytext
+import pytest
+from jupyter_cache import get_cache
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "_ext"))
+
+import parallel_execution  # noqa: E402
+
+KERNEL_WARNING = "running over TCP without encryption"
+LOGS = [ROOT / "_build" / "book.log", ROOT / "_build" / "student.log"]
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+CHAPTER = """\
+---
+jupytext:
+  text_representation:
+    extension: .md
+    format_name: myst
+kernelspec:
+  name: python3
+  display_name: Python 3
+  language: python
+---
+# Chapter {n}
+
+```{{code-cell}} ipython3
+print({n} * 7)
+```
+"""
+
+
+def test_chapters_execute_with_progress_and_no_kernel_warning(
+    tmp_path, capfd, monkeypatch
+):
+    chapters = {}
+    for n in (1, 2, 3):
+        chapters[f"chapter{n}"] = tmp_path / f"chapter{n}.md"
+        chapters[f"chapter{n}"].write_text(CHAPTER.format(n=n))
+    sockets = tmp_path / "sockets"
+    sockets.mkdir()
+    # the workers are forked: they make their kernels' folders in here
+    monkeypatch.setattr(tempfile, "tempdir", str(sockets))
+    cache = get_cache(str(tmp_path / "cache"))
+    lines: list[str] = []
+    failed = parallel_execution.execute_chapters(
+        cache,
+        chapters,
+        workers=2,
+        timeout=60,
+        allow_errors=False,
+        report=lines.append,
+    )
+    written = capfd.readouterr()
+    assert KERNEL_WARNING not in written.err + written.out
+    assert failed == []
+    assert lines[0] == "3 to run, 2 at a time: chapter1, chapter2"
+    assert [line.split("]")[0] for line in lines[1:]] == ["[1/3", "[2/3", "[3/3"]
+    assert "; next: chapter3" in lines[1]
+    for path in chapters.values():  # executed, into the cache
+        _, notebook = cache.merge_match_into_notebook(jupytext.read(path))
+        (cell,) = notebook.cells[1:]
+        assert cell.outputs[0]["text"] == f"{7 * int(path.stem[-1])}\n"
+    assert list(sockets.iterdir()) == []  # each kernel's folder removed
+
+
+def test_kernels_use_ipc_in_a_folder_of_their_own():
+    with parallel_execution.kernel_config() as config:
+        folder = Path(config.KernelManager.ip).parent
+        assert config.KernelManager.transport == "ipc"
+        assert folder.stat().st_mode & 0o777 == 0o700
+    assert not folder.exists()
+
+
+@pytest.mark.parametrize("log", LOGS, ids=lambda path: path.name)
+def test_the_suites_build_reports_progress_and_no_kernel_warning(log):
+    if not log.exists():
+        pytest.skip(f"{log.relative_to(ROOT)} is written by make test")
+    text = ANSI.sub("", log.read_text(encoding="utf-8", errors="replace"))
+    assert KERNEL_WARNING not in text
+    done = re.findall(r"executing chapters\.\.\. \[ *(\d+)/(\d+)\]", text)
+    if done:  # chapters were executed (the cache had not every one)
+        total = int(done[0][1])
+        assert sorted(int(k) for k, _ in done) == list(range(1, total + 1))
