@@ -19,7 +19,8 @@ length, and leaves 10 % of it as slack where the plan states slack (see
 The plans are on three pages (:data:`PAGES`): the 50- and 90-minute plans
 with the table of decks, the course in three sessions, and the one-page
 plans beyond the derivation. A *plan* is the text from a label
-``(lesson-plan-...)=`` to the next one (:func:`plans`). Every plan has a
+``(lesson-plan-...)=`` or ``(chapter-plan-...)=`` to the next one
+(:func:`plans`). Every plan has a
 timing table whose rows run from minute 0 to exactly the plan's length,
 with at least 10 % of it in rows whose step starts with "Slack"; no row of a
 timing table names an optional slide (a plan never relies on one); and a
@@ -117,9 +118,11 @@ def name_problems(text: str, table: dict[str, list[str]]) -> tuple[int, list[str
     that title; one named ``<deck> slide N`` (no title) must exist."""
     named = 0
     wrong = []
+    # a sentence may start with the deck's name: "Complex deck, slide 5"
+    by_case = {deck.lower(): deck for deck in table}
     for mention in MENTION.finditer(text):
-        deck = mention.group("deck")
-        if deck not in table:
+        deck = by_case.get(mention.group("deck").lower())
+        if deck is None:
             continue
         for slide in NAMED.finditer(mention.group("rest")):
             number = int(slide.group("number"))
@@ -129,7 +132,6 @@ def name_problems(text: str, table: dict[str, list[str]]) -> tuple[int, list[str
             if not (1 <= number <= len(titles) and titles[number - 1] == title):
                 wrong.append(f"{deck} deck, slide {number} {title!r}")
     names = "|".join(sorted((re.escape(d) for d in table), key=len, reverse=True))
-    by_case = {deck.lower(): deck for deck in table}
     for short in re.finditer(SHORT.format(decks=names), text, re.I):
         deck = by_case[short.group("deck").lower()]
         number = int(short.group("number"))
@@ -406,8 +408,9 @@ def test_the_timing_rules_can_fail():
 
 
 # ------------------------------------------------ every plan
-#: The label that starts a plan.
-PLAN_LABEL = re.compile(r"^\((?P<label>lesson-plan-[\w-]+)\)=\s*$", re.M)
+#: The label that starts a plan (``chapter-plan-...`` for the one-page
+#: plans beyond the derivation).
+PLAN_LABEL = re.compile(r"^\((?P<label>(?:lesson|chapter)-plan-[\w-]+)\)=\s*$", re.M)
 #: The heading of a plan's list of predict-then-reveal moments.
 PREDICT_HEADING = re.compile(r"^#{3,4} Predict, then reveal\s*$", re.M)
 #: A numbered list item with its indented continuation lines.
@@ -420,7 +423,7 @@ MINUTES_PER_PREDICTION = 10
 
 def plans(text: str) -> list[tuple[str, str]]:
     """(label, text) of each plan of a page: from its label
-    ``(lesson-plan-...)=`` to the next one, or to the end of the page."""
+    (:data:`PLAN_LABEL`) to the next one, or to the end of the page."""
     starts = list(PLAN_LABEL.finditer(text))
     ends = [m.start() for m in starts[1:]] + [len(text)]
     return [
@@ -500,10 +503,20 @@ def all_problems(texts: list[str], table, shown) -> list[str]:
     return problems
 
 
+#: One slide named in the long form, for planting bugs.
+LONG = re.compile(
+    r"(?P<lead>\*\*)?(?P<deck>[\w$-]+(?:-\$d\$)?) deck, slides? "
+    r'(?P<number>\d+) "(?P<title>[^"]+)"'
+)
+
+
 def test_each_rule_fails_on_a_planted_bug():
     """Each rule, seen failing on the real plans with one bug planted (the
-    real plans pass, so each problem found comes from the bug)."""
+    real plans pass, so each problem found comes from the bug). The bugs
+    are planted at slides found in the plans, so that a deck's new titles
+    do not break this test."""
     table, shown = decks(), deck_slides()
+    by_case = {deck.lower(): deck for deck in table}
     real = [page.read_text() for page in PAGES]
     assert all_problems(real, table, shown) == []
 
@@ -515,14 +528,17 @@ def test_each_rule_fails_on_a_planted_bug():
         return "\n".join(all_problems(texts, table, shown))
 
     # a slide named with another number, another title, or past the deck
-    pooled = '"Pooled, the model is blind to order"'
-    assert "symmetry deck, slide 8 'Pooled" in planted(
-        (f"slides 7 {pooled}", f"slides 8 {pooled}")
-    )
-    assert "complex deck, slide 5 'Equal lengths, equal angles'" in planted(
-        ('"Equal lengths, equal steps"', '"Equal lengths, equal angles"')
-    )
-    assert "decay slide 40: the deck has 15" in planted(
+    first = LONG.search(real[0])
+    number, title = int(first.group("number")), first.group("title")
+    moved = first.group(0).replace(f"{number} ", f"{number + 1} ", 1)
+    assert f"slide {number + 1} {title!r}" in planted((first.group(0), moved))
+    renamed = first.group(0).replace(title, title + " (renamed)")
+    assert f"{title + ' (renamed)'!r}" in planted((first.group(0), renamed))
+    lead = next(m for m in LONG.finditer(real[1]) if m.group("lead"))
+    assert lead.group("deck")[0].isupper(), "a mention that starts a sentence"
+    renamed = lead.group(0).replace(lead.group("title"), "Renamed")
+    assert "'Renamed'" in planted((lead.group(0), renamed), page=1)
+    assert "decay slide 40: the deck has" in planted(
         ("Decay slide 4:", "Decay slide 40:")
     )
     # minutes: a late start, a gap, an early end, too little slack, a
@@ -543,22 +559,40 @@ def test_each_rule_fails_on_a_planted_bug():
     assert "lesson-plan-50: 0 timing tables" in planted(
         ("| minutes | step | show |", "| minute | step | show |")
     )
-    # a prediction at a player (no steps): both the question rule and the
-    # list of predictions catch it
-    player = planted(
-        (
-            '**Complex deck, slide 5 "Equal lengths, equal steps"**',
-            '**Complex deck, slide 10 "Two hands at a fixed offset"**',
-        )
+    # a prediction moved to a slide of the same deck without steps (a
+    # player, a motivation slide): the question rule and the list of
+    # predictions both catch it
+    listed = "### Predict, then reveal\n\n"
+    item = LONG.search(real[0], real[0].index(listed))
+    deck = by_case[item.group("deck").lower()]
+    still = next(
+        n for n in range(2, len(shown[deck]) + 1) if not shown[deck][n - 1].steps
     )
-    assert "complex deck, slide 10: no steps" in player
-    assert "predicts at complex slide 10, which has no steps" in player
-    # an optional slide in the timing
-    assert "relies on optional Taylor slide 7" in planted(
-        ('8 "$H = I$ is an assumption"', '7 "When the slope $\\kappa$ can be non-zero"')
+    moved = item.group(0).replace(
+        f'{item.group("number")} "{item.group("title")}"',
+        f'{still} "{table[deck][still - 1]}"',
+    )
+    player = planted((item.group(0), moved))
+    assert f"{deck} deck, slide {still}: no steps" in player
+    assert f"predicts at {deck} slide {still}, which has no steps" in player
+    # an optional slide in the timing: a row's slide swapped for an
+    # optional slide of its deck
+    rows = real[0][: real[0].index(listed)]
+    row = next(
+        m
+        for m in LONG.finditer(rows)
+        if any(s and s.optional for s in shown[by_case[m.group("deck").lower()]])
+    )
+    deck = by_case[row.group("deck").lower()]
+    extra = next(n for n, s in enumerate(shown[deck], start=1) if s and s.optional)
+    swapped = row.group(0).replace(
+        f'{row.group("number")} "{row.group("title")}"',
+        f'{extra} "{table[deck][extra - 1]}"',
+    )
+    assert f"relies on optional {deck} slide {extra}" in planted(
+        (row.group(0), swapped)
     )
     # too many predictions, one that names no slide, no list at all
-    listed = "### Predict, then reveal\n\n"
     crowded = listed + "1. Taylor slide 9: which part?\n" * 2
     assert "7 predictions in 50 min (at most 5)" in planted((listed, crowded))
     assert "names no slide" in planted((listed, listed + "1. A guess.\n"))
@@ -567,6 +601,7 @@ def test_each_rule_fails_on_a_planted_bug():
     )
     # the three-session page and the one-page plans are read too
     assert "lesson-plan-session-2: " in planted(("| 10–14 |", "| 11–14 |"), page=1)
-    assert "lesson-plan-rope: " in planted(
-        ("| 25–27 | The sinusoidal table", "| 25–26 | The sinusoidal table"), page=2
+    assert "chapter-plan-rope: " in planted(
+        ("| 25–27 | The table is a RoPE orbit", "| 25–26 | The table is a RoPE orbit"),
+        page=2,
     )
