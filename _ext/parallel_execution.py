@@ -75,6 +75,12 @@ def worker_count() -> int:
     return int(os.environ.get("POSENC_EXECUTION_WORKERS") or os.cpu_count() or 1)
 
 
+#: The longest parent folder for the kernels' sockets: a socket's path is
+#: the folder (+ 24 characters of mkdtemp's name) + "/ipc-<port>" (about
+#: 12), under the 103 bytes macOS allows.
+SOCKET_PARENT_MAX = 60
+
+
 @contextlib.contextmanager
 def kernel_config() -> Iterator[Config]:
     """The configuration of one kernel: where the system has Unix sockets
@@ -90,7 +96,12 @@ def kernel_config() -> Iterator[Config]:
     if os.name != "posix":
         yield config
         return
-    folder = tempfile.mkdtemp(prefix="posenc-kernel-")
+    # A Unix socket's path holds at most 107 bytes (Linux; 103 on macOS):
+    # a long temporary folder (TMPDIR, a test's tmp_path) falls back to /tmp.
+    parent = tempfile.gettempdir()
+    if len(parent) > SOCKET_PARENT_MAX and os.path.isdir("/tmp"):
+        parent = "/tmp"
+    folder = tempfile.mkdtemp(prefix="posenc-kernel-", dir=parent)
     try:
         config.KernelManager.transport = "ipc"
         config.KernelManager.ip = os.path.join(folder, "ipc")

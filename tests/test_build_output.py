@@ -55,9 +55,10 @@ def test_chapters_execute_with_progress_and_no_kernel_warning(
     for n in (1, 2, 3):
         chapters[f"chapter{n}"] = tmp_path / f"chapter{n}.md"
         chapters[f"chapter{n}"].write_text(CHAPTER.format(n=n))
-    sockets = tmp_path / "sockets"
-    sockets.mkdir()
-    # the workers are forked: they make their kernels' folders in here
+    # the workers are forked: they make their kernels' folders in here (a
+    # short folder: a socket's path holds at most 107 bytes, and tmp_path
+    # under pytest-xdist is longer than kernel_config's limit)
+    sockets = Path(tempfile.mkdtemp(prefix="posenc-test-", dir="/tmp"))
     monkeypatch.setattr(tempfile, "tempdir", str(sockets))
     cache = get_cache(str(tmp_path / "cache"))
     lines: list[str] = []
@@ -80,6 +81,21 @@ def test_chapters_execute_with_progress_and_no_kernel_warning(
         (cell,) = notebook.cells[1:]
         assert cell.outputs[0]["text"] == f"{7 * int(path.stem[-1])}\n"
     assert list(sockets.iterdir()) == []  # each kernel's folder removed
+    monkeypatch.undo()  # tempfile.tempdir back before the folder goes
+    sockets.rmdir()
+
+
+def test_a_long_temporary_folder_falls_back_to_a_short_one(tmp_path, monkeypatch):
+    """A socket's path holds at most 107 bytes: under a long TMPDIR the
+    kernels' sockets go to /tmp (they failed to start under xdist's tmp_path
+    before)."""
+    long = tmp_path / ("x" * 80)
+    long.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(long))
+    with parallel_execution.kernel_config() as config:
+        folder = Path(config.KernelManager.ip).parent
+        assert folder.parent == Path("/tmp")
+        assert len(config.KernelManager.ip) + len("-65535") < 103
 
 
 def test_kernels_use_ipc_in_a_folder_of_their_own():
