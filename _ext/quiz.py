@@ -55,6 +55,7 @@ import yaml
 from docutils import nodes
 from docutils.parsers.rst import directives
 from docutils.statemachine import StringList
+from plain_titles import plain
 from sphinx.application import Sphinx
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
@@ -175,7 +176,9 @@ class QuizKeyDirective(SphinxDirective):
             self.env.note_dependency(str(source))
             name = Path(docname).name
             lines += [
-                f"## {chapter_title(text)}",
+                # the title in Unicode: a formula in a heading cannot wrap,
+                # and the complex chapter's overflowed a phone's column
+                f"## {plain(chapter_title(text))}",
                 "",
                 f"{{clicker-page}}`{name}` · {{doc}}`the chapter </{docname}>`",
                 "",
