@@ -333,10 +333,18 @@ def _clean(element, page: str, site: Path, where: str, notes: list[str]):
         link.unwrap()
     for caption in element.find_all("figcaption"):
         notes.append(caption.decode_contents())
+        # On the slide: the number and the caption's first sentence, on one
+        # line (cut with an ellipsis by posenc-slides.css); all of it in
+        # the notes.
         number = caption.find(class_="caption-number")
+        if number is not None:
+            number.extract()
+        first = caption.get_text(" ", strip=True).split(". ")[0].rstrip(".")
         caption.clear()
         if number is not None:
             caption.append(number)
+        if first:
+            caption.append(f" {first}.")
     for details in element.find_all("details"):
         details.decompose()
     # reveal.js reads a section inside a slide as a vertical slide of its

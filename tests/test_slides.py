@@ -421,8 +421,8 @@ def test_built_deck_has_the_kinds_of_its_chapter(name):
 @pytest.mark.parametrize("name", MARKED)
 def test_every_figure_on_a_slide_has_a_caption(name):
     """Every image on a slide stands in a ``<figure>`` with a caption, and
-    the caption (moved to the speaker notes, the slide keeps its number)
-    says more than "Fig. N.M"."""
+    the caption says more than "Fig. N.M", on the slide (its number and
+    first sentence) and in the speaker notes (all of it)."""
     wrong = []
     for section in built_deck(name).find_all("section"):
         where = f"slide {int(section['data-slide']) + 1}"
@@ -444,6 +444,9 @@ def test_every_figure_on_a_slide_has_a_caption(name):
             key = " ".join(number.get_text(" ", strip=True).split())
             if not captions.get(key):
                 wrong.append(f"{where}: {key} has no caption beyond its number")
+            shown = figure.select_one("figcaption").get_text(" ", strip=True)
+            if len(shown) <= len(number.get_text(" ", strip=True)) + 3:
+                wrong.append(f"{where}: the slide shows only {key}, no caption")
     assert not wrong, "\n".join([f"{name}:", *wrong])
 
 
