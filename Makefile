@@ -43,10 +43,24 @@ $(INSTALLED): requirements.txt pyproject.toml
 	$(BIN)/uv pip install --quiet --python $(BIN)/python -r requirements.txt
 	touch $@
 
+# MathJax for Node, which renders the maths when the book is built
+# (_ext/prerender_maths.py): the packages pinned in _ext/maths/package-lock.json,
+# installed by npm once (and again when the lock changes); npm's cache
+# (~/.npm) serves them again without the network. Needs Node 18 or newer.
+MATHS := _ext/maths
+MATHS_INSTALLED := $(MATHS)/node_modules/.installed
+$(MATHS_INSTALLED): $(MATHS)/package-lock.json
+	@command -v node >/dev/null || { echo "Node.js 18 or newer renders the maths: install it (Debian: apt-get install nodejs npm)"; exit 1; }
+	@node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 18 ? 0 : 1)' \
+	  || { echo "Node.js 18 or newer renders the maths; found $$(node --version)"; exit 1; }
+	@echo "Installing MathJax for Node into $(MATHS)/node_modules (once):"
+	npm ci --prefix $(MATHS) --prefer-offline --no-audit --no-fund --loglevel=error
+	touch $@
+
 # The build reports each chapter as it is executed ("executing chapters...
 # [k/n]", _ext/parallel_execution.py), then Sphinx's reading and writing of
 # the pages; the site's address comes last.
-book: $(INSTALLED)
+book: $(INSTALLED) $(MATHS_INSTALLED)
 	@echo "Building the book: the chapters are executed first (about a minute"
 	@echo "on 2 cores the first time; only the changed ones after that)."
 	$(BUILD)
@@ -57,7 +71,7 @@ book: $(INSTALLED)
 # The student edition: the book without solutions and without the
 # instructor section, in _build/student/html (scripts/student_edition.py).
 # It reuses the execution cache and frames of _build: run after make book.
-student: $(INSTALLED)
+student: $(INSTALLED) $(MATHS_INSTALLED)
 	$(BIN)/python scripts/student_edition.py _build
 
 # The homework: an assignment notebook per derivation chapter, generated
@@ -76,7 +90,7 @@ homework: $(INSTALLED)
 # Both logs are kept, _build/book.log and _build/student.log: the tests read
 # them (tests/test_build_output.py: no kernel warns, every chapter reported).
 READ_MARKER := _build/.read-by-book
-test: $(INSTALLED)
+test: $(INSTALLED) $(MATHS_INSTALLED)
 	$(BIN)/ruff check $(LINTED)
 	$(BIN)/ruff format --check $(LINTED)
 	mkdir -p _build && rm -f $(READ_MARKER)
@@ -111,7 +125,7 @@ bundle-test: $(INSTALLED)
 
 # The whole book as one PDF: a one-page HTML build, printed by Chromium once
 # MathJax has typeset it.
-pdf: $(INSTALLED)
+pdf: $(INSTALLED) $(MATHS_INSTALLED)
 	$(BIN)/jupyter-book build . --builder singlehtml --path-output $(PDF_ROOT) -n --keep-going
 	$(BIN)/python scripts/print_pdf.py $(PDF_ROOT)/_build/singlehtml $(PDF_ROOT)/_build/book.pdf
 

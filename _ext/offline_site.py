@@ -1,11 +1,8 @@
-"""Make the built site self-contained: MathJax is served from the site itself.
+"""Make the built site self-contained and its console clean.
 
-Sphinx loads MathJax from a CDN by default, so a page read offline (in a
-classroom, on a train) shows raw TeX. MathJax 3.2.2 comes from PyPI instead,
-in the package ``django-static-mathjax`` (which despite its name holds only
-MathJax's files and needs no Django; Apache-2.0, its LICENSE is copied too).
-After an HTML build this extension copies the part of it a browser needs into
-``_static/mathjax``, and ``_config.yml`` points ``mathjax_path`` there.
+Nothing is fetched from another host: the maths is rendered when the book is
+built (``_ext/prerender_maths.py``), so no page loads MathJax, from a CDN
+or from the site.
 
 It also gives the site a favicon and the theme a default colour mode, and
 writes each script tag once, so a page makes no request that fails and logs
@@ -23,53 +20,12 @@ under it; and no long word of inline code makes a page wider than a phone.
 from __future__ import annotations
 
 import re
-import shutil
-from importlib import resources
 from pathlib import Path
 
 #: The book's own static files (shared with explorer_frames.py).
 STATIC = Path(__file__).resolve().parent / "static"
 #: The book's icon (a sine wave), so browsers do not ask for /favicon.ico.
 FAVICON = STATIC / "favicon.svg"
-
-# What the combined TeX -> CommonHTML bundle loads: itself, the TeX extensions
-# it autoloads on demand (\boldsymbol, \cancel, ...), its menu, its fonts.
-# Left out: the speech-rule engine (sre, ~20 MB) and the other bundles.
-WANTED = [
-    "tex-mml-chtml.js",
-    "input/tex/extensions",
-    "output/chtml/fonts/woff-v2",
-    "ui",
-    "a11y",
-    "adaptors",
-]
-
-
-def mathjax_source() -> Path:
-    root = resources.files("mathjax") / "static" / "mathjax"
-    return Path(str(root))
-
-
-def copy_mathjax(app, exception) -> None:
-    if exception is not None or app.builder.format != "html":
-        return
-    source = mathjax_source()
-    target = Path(app.outdir) / "_static" / "mathjax"
-    stamp = target / ".version"
-    version = (source / "package.json").read_text()
-    if stamp.exists() and stamp.read_text() == version:
-        return  # already copied by an earlier build
-    if target.exists():
-        shutil.rmtree(target)
-    for entry in WANTED:
-        origin = source / "es5" / entry
-        if origin.is_dir():
-            shutil.copytree(origin, target / entry)
-        else:
-            (target / entry).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(origin, target / entry)
-    shutil.copy2(source / "LICENSE", target / "LICENSE")
-    stamp.write_text(version)
 
 
 def quiet_pages(app, config) -> None:
@@ -136,6 +92,5 @@ def setup(app):
     app.add_css_file("posenc-widths.css")
     app.add_js_file("posenc-equations.js", loading_method="defer")
     app.connect("html-page-context", unique_scripts, priority=900)
-    app.connect("build-finished", copy_mathjax)
     app.connect("build-finished", drop_icon_script)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -51,7 +51,7 @@ the rule):
       speaker notes (the slide keeps "Fig. N.M").
     * ``text: ...``, a mapping with the one key ``text``: a bullet point, in
       Markdown (``*emphasis*``, ``**bold**``, ```code```) with ``$inline$``
-      and ``$$display$$`` maths, typeset by the site's MathJax. Quote the
+      and ``$$display$$`` maths, rendered when the site is built. Quote the
       text in *single* quotes (``text: 'Goal: $\langle p_m, p_n\rangle$'``,
       backslashes stay as they are; write a quote inside as ``''``) when it
       contains ``: `` or `` #`` or starts with a YAML sign such as ``*``,
@@ -93,8 +93,9 @@ After each HTML build, for every chapter with such comments:
 
 * ``slides/<name>.html``: a reveal.js deck, 1024 x 768. reveal.js is
   vendored from the npm registry (``_ext/vendor/revealjs``, ``make
-  vendor-reveal``) and copied to ``_static/revealjs``; MathJax is the site's
-  own. Figures are shown at :data:`FIGURE_SCALE` times their design width,
+  vendor-reveal``) and copied to ``_static/revealjs``; the maths is
+  rendered with the site's (``_ext/prerender_maths.py``, after this).
+  Figures are shown at :data:`FIGURE_SCALE` times their design width,
   so their smallest text (10 pt, 13.9 px at the design width,
   ``posenc.plots.TEXT``) is at least 20 px on a 1024 x 768 screen; a figure
   too tall for a slide at that scale is shrunk to fit, down to
@@ -420,9 +421,8 @@ def _head(title: str, up: str, extra: str = "") -> str:
         f"<title>{html.escape(title)}</title>\n"
         f'<link rel="icon" href="{up}_static/favicon.svg">\n'
         f"{extra}"
-        "<script>window.MathJax = {options: {ignoreHtmlClass: "
-        '"tex2jax_ignore"}, startup: {typeset: true}};</script>\n'
-        f'<script defer src="{up}_static/mathjax/tex-mml-chtml.js"></script>\n'
+        # the maths, rendered at build time (_ext/prerender_maths.py)
+        f'<link rel="stylesheet" href="{up}_static/posenc-maths.css">\n'
         "</head>\n"
     )
 
@@ -711,6 +711,7 @@ def add_static_path(app: Sphinx, config) -> None:
 def setup(app: Sphinx) -> dict:
     app.connect("config-inited", add_static_path)
     app.connect("doctree-resolved", link_deck)
-    # After the frames and MathJax are in the site (priority 500 is default).
+    # After the frames are in the site (priority 500 is default); the maths
+    # of the decks is rendered after this (_ext/prerender_maths.py).
     app.connect("build-finished", write_all, priority=900)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -2,9 +2,10 @@
 
 ``make pdf`` builds the book with Sphinx's ``singlehtml`` builder, then runs
 this: the page is served on 127.0.0.1, opened in Debian's Chromium (nothing
-off the machine is fetched: MathJax is the site's own), MathJax typesets all
-the maths, the page is told it is about to be printed (so the theme opens
-solutions, as the browser's own print would), ``print.css`` keeps code and
+off the machine is fetched), its maths (rendered when the book was built,
+``_ext/prerender_maths.py``) waits for its fonts, the page is told it is
+about to be printed (so the theme opens solutions, as the browser's own
+print would), ``print.css`` keeps code and
 figures whole on a page, and Chromium prints it. Paper cannot scroll: a
 display equation wider than the printed column would be cut off, so the
 printer lays the page out at the column's width, names every such equation
@@ -53,7 +54,7 @@ def root_page(site: Path) -> str:
 
 
 def print_pdf(site: Path, output: Path) -> tuple[float, list[dict]]:
-    """Write ``output``; return the seconds until MathJax had typeset, and
+    """Write ``output``; return the seconds until the maths could be read, and
     the display equations too wide for the printed column."""
     from playwright.sync_api import sync_playwright
 
@@ -75,10 +76,12 @@ def print_pdf(site: Path, output: Path) -> tuple[float, list[dict]]:
         page.goto(url + root_page(site), wait_until="load")
         typeset_ms = page.evaluate(sitetools.WAIT_FOR_MATHS)
         if typeset_ms is None:
-            raise SystemExit("MathJax did not load: the maths would print as TeX")
+            raise SystemExit("no rendered maths: the maths would print as TeX")
         page.evaluate("window.dispatchEvent(new Event('beforeprint'))")
         page.add_style_tag(path=HERE / "print.css")
         page.emulate_media(media="print")
+        # the fonts of maths that opening the solutions showed
+        page.evaluate(sitetools.WAIT_FOR_MATHS)
         page.pdf(path=str(output), **PAGE_SETUP)
         page.set_viewport_size({"width": PRINT_WIDTH, "height": 1000})
         equations = page.evaluate(sitetools.DISPLAY_EQUATIONS, False)
@@ -97,7 +100,7 @@ def main() -> None:
     size = args.output.stat().st_size / 1e6
     print(
         f"wrote {args.output} ({size:.1f} MB) in {time.perf_counter() - start:.1f} s "
-        f"(maths typeset after {typeset:.1f} s)"
+        f"(maths readable after {typeset:.1f} s)"
     )
     if too_wide:
         for equation in too_wide:

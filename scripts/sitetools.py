@@ -28,19 +28,21 @@ ASSET_DIRS = {"_static", "_sources", "_images", "_downloads"}
 TEACHING_DIRS = {"slides", "handouts", "clickers"}
 _REDIRECT = re.compile(r'<meta\s+http-equiv="refresh"', re.IGNORECASE)
 
-#: JavaScript: wait until MathJax has typeset the page; the milliseconds since
-#: navigation started, or null if the page loads no MathJax.
+#: JavaScript: wait until the page's maths can be read. The maths is
+#: rendered when the book is built (_ext/prerender_maths.py), so it is in
+#: the page as it loads; this waits for the fonts it uses. The milliseconds
+#: since navigation started, or null if the page holds no rendered maths.
 WAIT_FOR_MATHS = """async () => {
-  if (!(window.MathJax && MathJax.startup && MathJax.startup.promise)) return null;
-  await MathJax.startup.promise;
+  if (!document.querySelector("mjx-container")) return null;
+  await document.fonts.ready;
   return performance.now();
 }"""
 
 
 #: JavaScript: every display equation of the page (with dropdowns opened if
-#: the argument is true): its label, its number (or the start of its TeX),
-#: the width of its typeset maths, the width of the box MathJax puts it in,
-#: whether that box scrolls far enough to show all of it, the height of the
+#: the argument is true): its label, its number (or the start of its MathML
+#: text), the width of its rendered maths, the width of the box MathJax puts
+#: it in, whether that box scrolls far enough to show all of it, the height of the
 #: scrollbar the box draws (0 for none, or an overlay), and whether it is
 #: masked (faded out at an edge it continues past).
 DISPLAY_EQUATIONS = r"""async (openDropdowns) => {
@@ -48,15 +50,14 @@ DISPLAY_EQUATIONS = r"""async (openDropdowns) => {
     document.querySelectorAll("details").forEach(d => { d.open = true; });
   }
   for (const _ of [1, 2]) await new Promise(done => requestAnimationFrame(done));
-  const items = MathJax.startup.document.getMathItemsWithin(document.body);
   return [...document.querySelectorAll("div.math")].flatMap(box => {
     const container = box.querySelector("mjx-container");
     if (!container) return [];
     const maths = container.querySelector("mjx-math");
     const style = getComputedStyle(container);
     const number = box.querySelector(".eqno");
-    const item = items.find(i => i.typesetRoot === container);
-    const tex = (item ? item.math : "").trim().replace(/\s+/g, " ");
+    const mathml = container.querySelector("mjx-assistive-mml");
+    const tex = (mathml ? mathml.textContent : "").trim().replace(/\s+/g, " ");
     const width = maths.getBoundingClientRect().width;
     return [{
       id: box.id,

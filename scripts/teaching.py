@@ -4,12 +4,13 @@ The site build writes the decks (``slides/<name>.html``) and the handout
 pages (``handouts/<name>.html``) from the chapters (``_ext/slides.py``).
 
 ``slides SITE OUT``: copies the decks with everything they load (reveal.js,
-MathJax, the player, the figures and frames they show) into ``OUT``, with an
-``index.html`` listing them: a folder to put on a USB stick, opened from
-disk or from any static host, with no network.
+the maths' style sheet and fonts, the player, the figures and frames they
+show) into ``OUT``, with an ``index.html`` listing them: a folder to put
+on a USB stick, opened from disk or from any static host, with no network.
 
 ``handouts SITE OUT``: prints each handout page to ``OUT/<name>.pdf`` (A4)
-with headless Chromium, once MathJax has typeset it, and fails if one runs
+with headless Chromium, once the fonts of its maths (rendered when the
+site was built) have loaded, and fails if one runs
 past two pages.
 
 Usage: python scripts/teaching.py {slides,handouts} SITE OUT
@@ -39,7 +40,8 @@ PAGE_SETUP = {
 #: What every deck loads from _static (the rest: its figures and frames).
 DECK_STATIC = [
     "revealjs",
-    "mathjax",
+    "posenc-maths.css",
+    "mathjax-fonts",
     "posenc-player.js",
     "posenc-player.css",
     "posenc-slides.css",
@@ -124,7 +126,7 @@ def print_handouts(site: Path, out: Path) -> dict[str, int]:
         for handout in pages:
             page.goto(f"{url}handouts/{handout.name}", wait_until="load")
             if page.evaluate(sitetools.WAIT_FOR_MATHS) is None:
-                raise SystemExit(f"{handout.name}: MathJax did not load")
+                raise SystemExit(f"{handout.name}: no rendered maths")
             page.emulate_media(media="print")
             target = out / f"{handout.stem}.pdf"
             page.pdf(path=str(target), **PAGE_SETUP)

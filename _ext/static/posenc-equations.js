@@ -1,8 +1,9 @@
 /* Equations (display and inline) and tables that scroll sideways (see
  * posenc-widths.css): mark the edges one continues past, so that the style
- * sheet fades them. Runs once MathJax has typeset the page, and again
- * whenever a box is scrolled or changes size (a dropdown opened, the
- * window resized). */
+ * sheet fades them. The maths is rendered when the book is built
+ * (_ext/prerender_maths.py), so this runs once the page is parsed (the
+ * script is deferred), and again whenever a box is scrolled or changes size
+ * (a dropdown opened, a font arrived, the window resized). */
 (() => {
   const mark = (box) => {
     const hidden = box.scrollWidth - box.clientWidth;
@@ -32,10 +33,5 @@
         resized.observe(box);
       });
   };
-  window.addEventListener("load", () => {
-    const mathjax = window.MathJax;
-    if (mathjax && mathjax.startup && mathjax.startup.promise) {
-      mathjax.startup.promise.then(watch);
-    }
-  });
+  watch();
 })();

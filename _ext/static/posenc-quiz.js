@@ -24,17 +24,6 @@
       : "Not quite: option " + option.dataset.letter +
         " is not right. See why below it, then try another.";
   }
-  // MathJax makes each formula a tab stop (for its menu): inside an
-  // option's button that would be a stop within a stop, so take them out.
-  function untabMaths() {
-    document.querySelectorAll(".quiz-choice mjx-container")
-      .forEach(function (maths) { maths.setAttribute("tabindex", "-1"); });
-  }
-  window.addEventListener("load", function () {
-    if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
-      MathJax.startup.promise.then(untabMaths);
-    }
-  });
   // The instructor's answer key prints with every answer shown.
   window.addEventListener("beforeprint", function () {
     document.querySelectorAll("details.quiz-key-answer")
