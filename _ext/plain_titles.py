@@ -99,7 +99,9 @@ def plain_page_title(app: Sphinx, pagename, templatename, context, doctree) -> N
 def plain_reference_text(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     for reference in doctree.findall(nodes.reference):
         text = reference.astext()
-        if "\\" not in text or reference.get("refuri", "").startswith("http"):
+        if not re.search(r"[\\$]", text) or reference.get("refuri", "").startswith(
+            "http"
+        ):
             continue
         if any(isinstance(child, nodes.math) for child in reference.findall()):
             continue

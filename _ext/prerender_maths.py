@@ -83,7 +83,12 @@ DISPLAY = re.compile(r"^\s*\\\[(.*)\\\]\s*$", re.DOTALL)
 SCALE_RULE = (
     "/* The maths at the ex-height of the text around it, as MathJax sized\n"
     " * it in the browser (its ex is 0.442 em). */\n"
-    'mjx-container[jax="CHTML"] {\n  font-size: calc(1ex / 0.442);\n}'
+    'mjx-container[jax="CHTML"] {\n  font-size: calc(1ex / 0.442);\n}\n\n'
+    "/* The decks keep the size MathJax gave them in the browser, where it\n"
+    " * measured the text before reveal.js's font had arrived (113.1 %; the\n"
+    " * ex-height of Source Sans Pro would give 109.9 %): their slides were\n"
+    " * laid out and checked at that size (tests/test_slides.py). */\n"
+    '.reveal mjx-container[jax="CHTML"] {\n  font-size: 113.1%;\n}'
 )
 
 

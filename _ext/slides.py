@@ -325,6 +325,35 @@ def _element(soup, key: str, where: str):
     return copy.copy(found)
 
 
+def _first_sentence(caption) -> None:
+    """Cut ``caption`` (its number taken out) to its first sentence, on one
+    line, keeping its maths as maths (rendered with the deck's own)."""
+    strings = [
+        node
+        for node in caption.descendants
+        if isinstance(node, str) and not node.find_parent(class_="math")
+    ]
+    cut = None
+    for node in strings:
+        text = re.sub(r"\s+", " ", node)
+        end = (text + " ").find(". ")
+        if end >= 0:
+            cut = type(node)(text[:end] + ".")
+            node.replace_with(cut)
+            break
+    if cut is not None:
+        after = False
+        for node in list(caption.descendants):
+            if after and node.parent is not None:
+                node.extract()
+            after = after or node is cut
+    for block in caption.find_all(["p", "div"]):
+        block.unwrap()
+    first = next(iter(caption.contents), None)
+    if isinstance(first, str):
+        first.replace_with(first.lstrip())
+
+
 def _clean(element, page: str, site: Path, where: str, notes: list[str]):
     """``element`` ready for a slide: links unlinked (a deck stands alone),
     captions moved to the notes, figures at projector size."""
@@ -340,12 +369,9 @@ def _clean(element, page: str, site: Path, where: str, notes: list[str]):
         number = caption.find(class_="caption-number")
         if number is not None:
             number.extract()
-        first = caption.get_text(" ", strip=True).split(". ")[0].rstrip(".")
-        caption.clear()
+        _first_sentence(caption)
         if number is not None:
-            caption.append(number)
-        if first:
-            caption.append(f" {first}.")
+            caption.insert(0, number)
     for details in element.find_all("details"):
         details.decompose()
     # reveal.js reads a section inside a slide as a vertical slide of its

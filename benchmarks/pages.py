@@ -2,11 +2,13 @@
 
 Each page of a built site is opened in a fresh Chromium context (empty
 cache) from a local server; every response is counted (body and headers) until
-the network is idle after MathJax has typeset the page. Two passes: text
-files gzip-compressed, as a static web host sends them ("transferred"), and
-every file as it is on disk ("uncompressed", what a file:// reader loads).
-The time to maths is when ``MathJax.startup.promise`` resolves, in
-milliseconds since navigation started (first pass). A measurement, not a
+the network is idle after the page's maths can be read (its fonts loaded).
+Two passes: text files gzip-compressed, as a static web host sends them
+("transferred"), and every file as it is on disk ("uncompressed", what a
+file:// reader loads).
+The time to maths is when those fonts have loaded (the maths is rendered
+when the book is built), in milliseconds since navigation started (first
+pass). ``benchmarks/phone.py`` measures a slow phone. A measurement, not a
 test: it never fails.
 
 Run: ``python benchmarks/pages.py [SITE]`` (default: ``POSENC_SITE``, else

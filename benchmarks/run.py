@@ -30,6 +30,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import pages  # noqa: E402  (benchmarks/pages.py)
+import phone  # noqa: E402  (benchmarks/phone.py)
 import reading  # noqa: E402  (benchmarks/reading.py)
 import widgets  # noqa: E402  (benchmarks/widgets.py)
 
@@ -195,6 +196,8 @@ def table(results: dict) -> list[tuple[str, str, str, str]]:
         )
     if results.get("pages"):
         rows += page_rows(results["pages"])
+    if results.get("phone"):
+        rows += phone_rows(results["phone"])
     if results.get("reading"):
         rows += reading_rows(results["reading"])
     return rows
@@ -235,8 +238,8 @@ def page_rows(pages: list[dict]) -> list[tuple[str, str, str, str]]:
         (
             f"first load, heaviest page, uncompressed ({raw['page']})",
             f"{raw['uncompressed'] / MB:.2f} MB",
-            "",
-            "",
+            "<= 1.5 MB",
+            verdict(raw["uncompressed"] / MB, 1.5),
         ),
         (
             f"first load, all {len(pages)} pages, gzip / uncompressed",
@@ -246,12 +249,53 @@ def page_rows(pages: list[dict]) -> list[tuple[str, str, str, str]]:
             "",
         ),
         (
-            f"maths typeset, slowest page ({slowest['page']})",
+            f"maths readable (fonts loaded), slowest page ({slowest['page']})",
             f"{slowest['typeset_ms']:.0f} ms",
             "",
             "",
         ),
-        (f"maths typeset, median of {len(typeset)} pages", f"{median:.0f} ms", "", ""),
+        (
+            f"maths readable, median of {len(typeset)} pages",
+            f"{median:.0f} ms",
+            "",
+            "",
+        ),
+    ]
+
+
+def phone_rows(loads: list[dict]) -> list[tuple[str, str, str, str]]:
+    """The phone's targets (benchmarks/phone.py), each at its worst page."""
+    loaded = [phone.PhoneLoad(**load) for load in loads]
+    with_maths = [load for load in loaded if load.maths_ms is not None]
+    slowest = max(with_maths, key=lambda load: load.maths_ms)
+    ratio = max(with_maths, key=lambda load: load.maths_ms / load.load_no_js_ms)
+    shift = max(loaded, key=lambda load: load.shift)
+    worst = ratio.maths_ms / ratio.load_no_js_ms
+    return [
+        (
+            f"phone, CPU 4x slower: maths readable, slowest ({slowest.page})",
+            f"{slowest.maths_ms:.0f} ms",
+            f"<= {phone.MATHS_MS} ms",
+            verdict(slowest.maths_ms, phone.MATHS_MS),
+        ),
+        (
+            f"phone: maths readable / load with JS off, worst ({ratio.page})",
+            f"{worst:.2f}",
+            f"<= {phone.FACTOR}",
+            verdict(worst, phone.FACTOR),
+        ),
+        (
+            f"phone: cumulative layout shift, worst ({shift.page})",
+            f"{shift.shift:.3f}",
+            f"<= {phone.SHIFT}",
+            verdict(shift.shift, phone.SHIFT),
+        ),
+        (
+            "phone: pages meeting all three",
+            f"{sum(load.ok() for load in loaded)} of {len(loaded)}",
+            "",
+            "",
+        ),
     ]
 
 
@@ -281,6 +325,8 @@ def main() -> dict:
             results.update(builds(source, output))
             print("measuring the pages in Chromium...", flush=True)
             results["pages"] = [vars(load) for load in pages.measure(site)]
+            print("measuring every page on a slow phone...", flush=True)
+            results["phone"] = [vars(load) for load in phone.measure(site)]
             print("measuring the reading time of every page...", flush=True)
             results["reading"] = reading.as_dicts(reading.measure(site))
             if not args.skip_tests:

@@ -14,10 +14,10 @@ In the built site (``POSENC_SITE``, else ``_build/html``), in offline
 Chromium: on every page that has questions, pressing a wrong option says
 "Not quite" and shows why that option is wrong, and pressing the right one
 says "Right" and shows why; with the keyboard alone (Tab to an option,
-Enter) too, with no tab stop inside an option (MathJax makes formulas tab
-stops). The checks are here; ``tests/test_site.py`` runs them on every
-page of the default edition in the load that lays the page out on a desktop
-(one load of each page fewer). The student edition keeps the questions on
+Enter) too, with no tab stop inside an option (a formula there is none).
+The checks are here; ``tests/test_site.py`` runs them on every page of the
+default edition in the load that lays the page out on a desktop (one load
+of each page fewer). The student edition keeps the questions on
 every chapter (one page of it is checked in the browser, here).
 """
 
@@ -444,11 +444,9 @@ def check_answer_free(page: Path, path: Path) -> None:
     text = " ".join(words(soup.get_text(" ")))
     for run in explanation_runs(path):
         assert run not in text, (page.name, run)
-    # no script but MathJax and its settings: nothing fetches an answer
-    for script in soup.find_all("script"):
-        assert script.get("src", "").endswith("mathjax/tex-mml-chtml.js") or (
-            "window.MathJax" in script.text and not script.get("src")
-        ), script
+    # no script at all (the maths is rendered at build time): nothing
+    # fetches an answer
+    assert soup.find_all("script") == []
 
 
 @pytest.mark.parametrize("edition", ["default", "student"])

@@ -4,7 +4,7 @@ The site (``POSENC_SITE``, else ``_build/html``; build it first with
 ``make book``) is served on 127.0.0.1 from a thread and opened in Debian's
 Chromium through Playwright. Every request to any other host is blocked and
 counted. For every page: nothing leaves the machine, the console stays free
-of errors, MathJax typesets all the maths (no raw TeX is left), and every
+of errors, all the maths arrives rendered (no raw TeX is left), and every
 image loads. On pages with a static player, moving each slider loads its new
 frame; with JavaScript off the figures are still there. Links (the table of
 contents, next/previous, cross-references, citations) lead to existing pages
@@ -50,8 +50,8 @@ RAW_TEX = ("\\(", "\\)", "\\[", "\\]", "$$", "\\begin{")
 
 # ------------------------------------------------------------ in the page
 
-#: JavaScript: snippets of raw TeX left in the text (code and typeset maths
-#: excluded). Hidden text counts too: MathJax typesets closed dropdowns.
+#: JavaScript: snippets of raw TeX left in the text (code and rendered maths
+#: excluded). Hidden text counts too (closed dropdowns).
 FIND_RAW_TEX = r"""marks => {
   const copy = document.body.cloneNode(true);
   copy.querySelectorAll("pre, code, script, style, textarea, noscript, mjx-container")
@@ -211,7 +211,7 @@ def test_console_has_no_errors(visits, path):
 def test_maths_is_typeset(visits, path):
     visit = visits(path)
     if visit.has_maths:
-        assert visit.typeset_ms is not None, "MathJax did not load"
+        assert visit.typeset_ms is not None, "no rendered maths"
     assert visit.raw_tex == [], "raw TeX left in the text"
 
 
@@ -703,6 +703,50 @@ def test_no_tex_source_shows_outside_the_maths(site, path):
     text = " ".join(VisibleText((site / path).read_text()).parts)
     commands = sorted(set(re.findall(r"\\(?:[A-Za-z]+|[(),;!\[\]])", text)))
     assert commands == []
+
+
+#: Every HTML file of the site: the pages, the decks, handouts and clicker
+#: pages (their own tests open them in a browser), redirects.
+EVERY_FILE = (
+    sorted(
+        path.relative_to(SITE).as_posix()
+        for path in SITE.rglob("*.html")
+        if not sitetools.ASSET_DIRS & set(path.relative_to(SITE).parts)
+    )
+    if BUILT
+    else ["(no site)"]
+)
+#: An element written for maths (Sphinx's, _ext/slides.py's) and what it holds.
+MATHS_ELEMENT = re.compile(
+    r'<(span|div) class="math(?: [^"]*)?"[^>]*>(.*?)</\1>', re.DOTALL
+)
+#: TeX that would need a script to typeset: MathJax's delimiters, dollars.
+TEX_LEFT = re.compile(r"\\\(|\\\[|\$\$|\$\\|\$[^$\s][^$]{0,80}?\$|\\begin\{")
+
+
+@pytest.mark.parametrize("path", EVERY_FILE)
+def test_maths_arrives_rendered(site, path):
+    """Every formula is in the file as rendered markup (MathJax's CommonHTML,
+    made when the site was built: _ext/prerender_maths.py) with its MathML for
+    a screen reader; no TeX is left in the text, outside code, for a script
+    to typeset; no file loads MathJax; one with maths links the shared style
+    sheet, whose fonts are in the site. A fast test: no browser."""
+    text = (site / path).read_text(encoding="utf-8")
+    unrendered = [
+        inner[:60]
+        for _, inner in MATHS_ELEMENT.findall(text)
+        if not re.search(r"<mjx-container.*<mjx-assistive-mml.*<math ", inner, re.S)
+    ]
+    assert unrendered == []
+    body = text[text.find("<body") :]
+    visible = " ".join(VisibleText(body).parts)
+    assert TEX_LEFT.findall(visible) == [], "raw TeX in the text"
+    assert "mathjax" not in " ".join(re.findall(r"<script[^>]*>", text)).lower()
+    if "<mjx-container" in text:
+        assert re.search(r'<link[^>]+href="[^"]*_static/posenc-maths\.css', text)
+    sheet = (site / "_static" / "posenc-maths.css").read_text()
+    fonts = re.findall(r'url\("?([^")]+)"?\)', sheet)
+    assert fonts and all((site / "_static" / font).is_file() for font in fonts)
 
 
 @pytest.mark.parametrize("path", PAGES)

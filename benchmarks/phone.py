@@ -1,0 +1,133 @@
+"""A student's phone: time to readable maths, layout shift, raw weight.
+
+Each page of a built site is opened as on a phone (390 x 844 CSS px, the
+CPU slowed 4x through Chromium's ``Emulation.setCPUThrottlingRate``), from
+a local server that sends every file as it is on disk, in a fresh context
+(empty cache), twice side by side:
+
+* JavaScript off: the load event (``loadEventEnd``), what a page costs
+  with no script at all;
+* JavaScript on: the load event, when the maths can be read (its fonts
+  loaded, ``sitetools.WAIT_FOR_MATHS``; the maths itself is in the page,
+  rendered when the book was built), and the cumulative layout shift until
+  then and one second more (``layout-shift`` entries of a
+  PerformanceObserver, those without recent input, summed).
+
+The targets (issue 22): maths readable within 1.25 times the page's load
+with JavaScript off and within 1.5 s; layout shift at most 0.05. A
+measurement, not a test: it never fails. The raw weight of each page is in
+``benchmarks/pages.py``.
+
+Run: ``python benchmarks/phone.py [SITE] [PAGE ...]``.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import sitetools  # noqa: E402  (scripts/sitetools.py)
+
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "is_mobile": True,
+    "has_touch": True,
+}
+THROTTLE = 4
+#: JavaScript: the layout shift of the page so far (buffered entries).
+START_SHIFTS = """() => {
+  window.__shift = 0;
+  new PerformanceObserver(list => list.getEntries().forEach(e => {
+    if (!e.hadRecentInput) window.__shift += e.value;
+  })).observe({type: "layout-shift", buffered: true});
+}"""
+LOAD_END = "() => performance.getEntriesByType('navigation')[0].loadEventEnd"
+#: JavaScript: sitetools.WAIT_FOR_MATHS, and on a site built before the
+#: maths was rendered at build time (to compare), MathJax's typesetting first.
+READABLE = f"""async () => {{
+  if (window.MathJax && MathJax.startup && MathJax.startup.promise) {{
+    await MathJax.startup.promise;
+  }}
+  return await ({sitetools.WAIT_FOR_MATHS})();
+}}"""
+
+#: Targets: maths readable within this factor of the load with JS off ...
+FACTOR = 1.25
+#: ... and within this many milliseconds; layout shift at most SHIFT.
+MATHS_MS = 1500
+SHIFT = 0.05
+
+
+@dataclass
+class PhoneLoad:
+    page: str
+    load_no_js_ms: float
+    load_ms: float
+    maths_ms: float | None  # None: no maths on the page
+    shift: float
+
+    def ok(self) -> bool:
+        readable = self.maths_ms if self.maths_ms is not None else self.load_ms
+        return (
+            readable <= FACTOR * self.load_no_js_ms
+            and readable <= MATHS_MS
+            and self.shift <= SHIFT
+        )
+
+
+def open_phone(browser, url: str, javascript: bool):
+    context = browser.new_context(**PHONE, java_script_enabled=javascript)
+    page = context.new_page()
+    cdp = context.new_cdp_session(page)
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": THROTTLE})
+    page.goto(url, wait_until="load")
+    return context, page
+
+
+def load_page(browser, base_url: str, path: str) -> PhoneLoad:
+    context, page = open_phone(browser, base_url + path, javascript=False)
+    no_js = page.evaluate(LOAD_END)
+    context.close()
+    context, page = open_phone(browser, base_url + path, javascript=True)
+    page.evaluate(START_SHIFTS)
+    load = page.evaluate(LOAD_END)
+    maths = page.evaluate(READABLE)
+    page.wait_for_timeout(1000)
+    shift = page.evaluate("() => window.__shift")
+    context.close()
+    return PhoneLoad(path, no_js, load, maths, shift)
+
+
+def measure(site: Path, only: list[str] | None = None) -> list[PhoneLoad]:
+    from playwright.sync_api import sync_playwright
+
+    pages = only or [
+        p for p in sitetools.html_pages(site) if not sitetools.is_redirect(site, p)
+    ]
+    with sync_playwright() as playwright:
+        browser = sitetools.launch(playwright)
+        with sitetools.serve(site, compress=False) as url:
+            loads = [load_page(browser, url, page) for page in pages]
+        browser.close()
+    return loads
+
+
+def main() -> list[PhoneLoad]:
+    site = Path(sys.argv[1]) if len(sys.argv) > 1 else sitetools.site_dir()
+    loads = measure(site, sys.argv[2:] or None)
+    print(f"{'page':<40} {'no JS ms':>9} {'load ms':>8} {'maths ms':>9} {'CLS':>6}")
+    for load in loads:
+        maths = "-" if load.maths_ms is None else f"{load.maths_ms:.0f}"
+        print(
+            f"{load.page:<40} {load.load_no_js_ms:9.0f} {load.load_ms:8.0f} "
+            f"{maths:>9} {load.shift:6.3f} {'ok' if load.ok() else 'OVER'}"
+        )
+    return loads
+
+
+if __name__ == "__main__":
+    main()
