@@ -83,11 +83,10 @@ def relative_share_figure(trained: dict, initial: dict, baseline: dict) -> Figur
             f"{name}: the {shares.shape[1]} heads of layer 0",
             color=INK[_ink_name(colour)],
         )
-        ax.legend(
-            loc="lower right", fontsize=None, handletextpad=0.3, borderaxespad=0.2
-        )
     ax.set_xlim(0, 1)
     ax.set_xlabel("share of the cross terms that the offset explains")
+    handles, labels = np.atleast_1d(axes)[0].get_legend_handles_labels()
+    figure.legend(handles, labels, loc="outside lower center", ncol=3)
     return figure
 
 
