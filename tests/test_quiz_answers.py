@@ -15,10 +15,10 @@ fast clocks cancel, what the paper's spacing is for, what $H = I$ is) are
 left to their explanations: decay_integral 1 and 5, decay_finite_d 2,
 taylor_expansion 4, attention_is_blind_to_order 2, long_context 3,
 precision 2 (an argument from the irrationality of pi), appendix_sqrt_d 2
-and 3. The rope and assumptions chapters have their own owners.
+and 3. The questions of rope and assumptions are not covered yet.
 
-Each computation is small (about 6 s in all, most of it the two smallest
-bases of long_context 1).
+Each computation is small (under 10 s in all, a fifth of it the two
+smallest bases of long_context 1).
 """
 
 from __future__ import annotations
