@@ -482,13 +482,18 @@ this zip was made; the services themselves were not tried.
 
 
 def _posenc_files(root: Path) -> list[Path]:
-    """The module's source files, as setuptools would package them."""
+    """The module's files, as setuptools would package them: its sources and
+    its package data (``[tool.setuptools.package-data]``: the trained models
+    ``posenc/models/*``, which ``posenc.trained`` reads)."""
     project = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
-    packages = project.get("tool", {}).get("setuptools", {}).get("packages", [])
+    setuptools = project.get("tool", {}).get("setuptools", {})
+    data = setuptools.get("package-data", {})
     files = []
-    for package in packages:
+    for package in setuptools.get("packages", []):
         folder = root / package.replace(".", "/")
         files.extend(sorted(folder.glob("*.py")))
+        for pattern in data.get(package, []):
+            files.extend(sorted(folder.glob(pattern)))
     return files
 
 

@@ -47,8 +47,9 @@ the rule):
       rendered page. Nothing is copied into the comment: after the HTML
       build, each named element is taken from the built page itself, so a
       slide shows exactly what the page shows. A figure is shown at
-      :data:`FIGURE_SCALE` times its design width and its caption goes to the
-      speaker notes (the slide keeps "Fig. N.M").
+      :data:`FIGURE_SCALE` times its design width where the slide has room
+      (below), with its number and first sentence under it; its whole
+      caption goes to the speaker notes.
     * ``text: ...``, a mapping with the one key ``text``: a bullet point, in
       Markdown (``*emphasis*``, ``**bold**``, ```code```) with ``$inline$``
       and ``$$display$$`` maths, rendered when the site is built. Quote the
@@ -95,13 +96,16 @@ After each HTML build, for every chapter with such comments:
   vendored from the npm registry (``_ext/vendor/revealjs``, ``make
   vendor-reveal``) and copied to ``_static/revealjs``; the maths is
   rendered with the site's (``_ext/prerender_maths.py``, after this).
-  Figures are shown at :data:`FIGURE_SCALE` times their design width,
-  so their smallest text (10 pt, 13.9 px at the design width,
-  ``posenc.plots.TEXT``) is at least 20 px on a 1024 x 768 screen; a figure
-  too tall for a slide at that scale is shrunk to fit, down to
-  :data:`MIN_FIGURE_SCALE` (17.4 px text); below that it fails the build.
-  Text entries are at least 24 px. Players step through the site's frames
-  (``_static/explorers``).
+  Figures are shown at :data:`FIGURE_SCALE` times their design width
+  where the slide has room, so their smallest text (10 pt, 13.9 px at the
+  design width, ``posenc.plots.TEXT``) is 24 px on a 1024 x 768 screen
+  (:data:`FIGURE_TEXT_PX`); a figure too tall for a slide at that scale,
+  or on a slide whose other entries take the room (the deck's script
+  ``_static/posenc-slides-fit.js`` measures it), is shrunk to fit, down to
+  :data:`MIN_FIGURE_SCALE` (17.4 px text); below that it fails the build
+  (or, for the room other entries take, the deck test). Text entries are
+  at least 24 px. Players step through the site's frames
+  (``_static/explorers``); their sliders stand beside the figure.
 * ``handouts/<name>.html``: the two-page summary for print (``make
   handouts`` prints it with Chromium, ``scripts/handouts.py``): the short
   answer, the key equations (every equation the slides show), the handout's
@@ -132,17 +136,47 @@ DECK_BUILDERS = {"html", "dirhtml"}
 MARKER = re.compile(r"^<!--\s*slide:(?P<title>[^\n]*)\n(?P<body>.*?)^-->", re.M | re.S)
 #: The deck's logical size (reveal.js scales it to the window).
 WIDTH, HEIGHT = 1024, 768
-#: Figures on a slide are shown at this multiple of their design width:
-#: 10 pt text is 13.9 px at the design width, 20.8 px at 1.5.
-FIGURE_SCALE = 1.5
-#: A figure too tall for FIGURE_SCALE is shrunk to fit, down to this
-#: multiple: 10 pt text at 17.4 px, what a projector needs (16 px) with room.
+#: Figures on a slide are shown at this multiple of their design width
+#: where the slide has room: 10 pt text is 13.9 px at the design width, 25.0
+#: px at 1.8, and 24.5 px on a 1024 x 768 screen, where reveal.js shows the
+#: deck at 0.98 of its size (its margin). What a hall's back row reads.
+FIGURE_SCALE = 1.8
+#: A figure too tall for FIGURE_SCALE, or on a slide whose other entries
+#: take the room, is shrunk to fit, down to this multiple: 10 pt text at
+#: 17.4 px, what a projector needs (16 px) with room.
 MIN_FIGURE_SCALE = 1.25
-#: Room for a figure under a slide's title, in deck pixels.
-FIGURE_ROOM = HEIGHT - 110
+#: The smallest text of a figure on a slide, in CSS px of a 1024 x 768
+#: screen, where the slide has room (``tests/test_slides.py`` measures it and
+#: lists the slides without the room).
+FIGURE_TEXT_PX = 24
+#: Room for a figure under a slide's title of one line and above its
+#: caption's line, in deck pixels (58 and 28 px, and 2 to spare).
+FIGURE_ROOM = HEIGHT - 88
 #: A player's sliders stand in a column right of its figure, this wide
-#: with the gap (``posenc-slides.css``), so the figure keeps the height.
+#: with the gap (``posenc-slides.css``), so the figure keeps the height ...
 CONTROLS_WIDTH = 280
+#: ... unless the figure is shown larger with them in a row under it, this
+#: tall with the gap (``PLAYER_CSS``): a figure that is wide and not tall.
+CONTROLS_HEIGHT = 60
+#: A player with its sliders in a row under the figure (class
+#: ``posenc-controls-below``, set by ``_clean``).
+PLAYER_CSS = """<style>
+.reveal .posenc-player.posenc-controls-below {
+  flex-direction: column-reverse;
+  align-items: center;
+}
+.reveal .posenc-player.posenc-controls-below .posenc-controls {
+  display: flex;
+  justify-content: center;
+  gap: 0 32px;
+  width: auto;
+}
+.reveal .posenc-player.posenc-controls-below .posenc-slider {
+  width: 250px;
+  margin: 0;
+}
+</style>
+"""
 #: The slide's padding, left and right together (``posenc-slides.css``).
 PADDING = 24
 #: The resolution figures are designed at (``posenc.plots.DESIGN_DPI``).
@@ -390,12 +424,20 @@ def _clean(element, page: str, site: Path, where: str, notes: list[str]):
         else:
             path = (site / page).parent / src
             width, height = png_design_size(path.resolve())
-        beside = CONTROLS_WIDTH if image.find_parent(class_="posenc-player") else 0
         # A tall figure (two stacked panels) is shrunk to fit the slide, but
         # never below MIN_FIGURE_SCALE: its smallest text stays >= 17 px.
-        scale = min(
-            FIGURE_SCALE, FIGURE_ROOM / height, (WIDTH - PADDING - beside) / width
-        )
+        # (The deck's script posenc-slides-fit.js shrinks it further where
+        # other entries take the room.) A player's sliders go beside its
+        # figure, or under it where that lets the figure be larger.
+        room = WIDTH - PADDING
+        scale = min(FIGURE_SCALE, FIGURE_ROOM / height, room / width)
+        player = image.find_parent(class_="posenc-player")
+        if player is not None:
+            below = min(scale, (FIGURE_ROOM - CONTROLS_HEIGHT) / height)
+            scale = min(scale, (room - CONTROLS_WIDTH) / width)
+            if below > scale:
+                scale = below
+                player["class"] = [*player.get("class", []), "posenc-controls-below"]
         if scale < MIN_FIGURE_SCALE:
             raise ExtensionError(
                 f"{where}: a figure of {width:.0f} x {height:.0f} px does not fit "
@@ -591,6 +633,7 @@ def write_deck(
             "posenc-slides.css",
         )
     )
+    css += PLAYER_CSS
     player = (
         f'<script src="{up}_static/posenc-player.js" '
         f'data-frames-key="{html.escape(key)}"></script>\n'
@@ -605,6 +648,8 @@ def write_deck(
         + f'<script src="{up}_static/revealjs/dist/reveal.js"></script>\n'
         + f'<script src="{up}_static/revealjs/plugin/notes/notes.js"></script>\n'
         + player
+        + f'<script src="{up}_static/posenc-slides-fit.js" '
+        + f'data-least="{MIN_FIGURE_SCALE}"></script>\n'
         + "<script>Reveal.initialize({"
         + f"width: {WIDTH}, height: {HEIGHT}, margin: 0.02, center: false, "
         + "display: 'flex', "

@@ -37,6 +37,11 @@ One way to reach each thing from a chapter::
   reached as ``posenc.plots_<chapter>.X`` and are not re-exported.
 * **Explorers: ``posenc.widgets.X``** (sliders; the website's static form is
   :mod:`posenc.static`). Not imported here.
+* **Trained models: ``from posenc import trained``** reads and runs the
+  small Transformers shipped in ``posenc/models`` (``make models``) with
+  numpy alone; ``from posenc import trained_measures`` holds what the
+  chapter "What trained models do with the encoding" measures on them,
+  each with its baseline. Not imported here (loading reads files).
 * Argument checks live in :mod:`posenc.validate`, used by every module.
 
 Importing the package has no side effects: no rcParams changes, no seeding,

@@ -20,11 +20,11 @@ and returns True only for a right answer. The tasks are of three sorts
 * **values** (``posenc.homework_values``): a number, an integer, a tuple,
   a boolean, stored as salted digests of the answer's tolerance bin, or a
   value with a property (a permutation, a matrix, two frequencies);
-* **code** (``posenc.homework_properties``, ``posenc.homework_rope``): the
-  student writes a function, and hidden tests run it at inputs the notebook
-  does not show (values there, "depends only on m − n" at random
-  positions, shapes, negative offsets, edge cases), naming the first
-  property that fails;
+* **code** (``posenc.homework_properties``, ``posenc.homework_rope``,
+  ``posenc.homework_rope_batch``): the student writes a function, and
+  hidden tests run it at inputs the notebook does not show (values there,
+  "depends only on m − n" at random positions, shapes, negative offsets,
+  edge cases), naming the first property that fails;
 * **proof steps** (``posenc.homework_proofs``): the student states an
   identity or an intermediate step as a sympy expression; it is checked
   symbolically, and a restatement of the goal is rejected by the form the
@@ -64,6 +64,7 @@ from .homework_judge import (
 from .homework_proofs import PROOF_TASKS
 from .homework_properties import CODE_TASKS
 from .homework_rope import ROPE_TASKS
+from .homework_rope_batch import ROPE_BATCH_TASKS
 from .homework_values import VALUE_TASKS
 from .validate import check_choice
 
@@ -81,7 +82,14 @@ __all__ = [
 #: Every task by name. Within an exercise the notebook keeps this order:
 #: proof steps, then values, then functions.
 TASKS: dict[str, Task] = {
-    task.name: task for task in [*PROOF_TASKS, *VALUE_TASKS, *CODE_TASKS, *ROPE_TASKS]
+    task.name: task
+    for task in [
+        *PROOF_TASKS,
+        *VALUE_TASKS,
+        *CODE_TASKS,
+        *ROPE_TASKS,
+        *ROPE_BATCH_TASKS,
+    ]
 }
 
 #: The fingerprints of the different wrong answers judged in this kernel,

@@ -48,6 +48,7 @@ from .figure_style import (
 )
 from .widgets_complex import OffsetClocksExplorer
 from .widgets_rope import RopePlanesExplorer
+from .widgets_trained import AttentionOffsetExplorer
 
 __all__ = [
     "Choice",
@@ -57,6 +58,7 @@ __all__ = [
     "ClockExplorer",
     "OffsetClocksExplorer",
     "RopePlanesExplorer",
+    "AttentionOffsetExplorer",
     "DecayExplorer",
     "ScheduleExplorer",
     "CrossTermExplorer",
@@ -767,5 +769,6 @@ EXPLORERS: tuple[type[Explorer], ...] = (
     CrossTermExplorer,
     ShiftExplorer,
     ScalingExplorer,
+    AttentionOffsetExplorer,
 )
 LISTED.update(EXPLORERS)

@@ -235,6 +235,76 @@ answer = orbit
 """
 _SWAP_PAIRS = "np.arange(d).reshape(-1, 2)[:, ::-1].reshape(-1)"
 
+_BATCH = """\
+def rope_batch(x, positions, pairing="interleaved", base=1e4):
+    x = np.asarray(x, dtype=float)
+    d = x.shape[-1]
+    {check}
+    if pairing == "interleaved":
+        first, second = x[..., 0::2], x[..., 1::2]
+    else:
+        first, second = x[..., : d // 2], x[..., d // 2 :]
+    t = {positions}
+    angles = t * posenc.frequencies(d, {base})
+    cos, sin = np.cos(angles), np.sin(angles)
+    turned = [first * cos - second * sin, first * sin + second * cos]
+    if pairing == "interleaved":
+        return {interleaved}
+    return {halves}
+answer = rope_batch
+"""
+_REFUSE = """if d % 2 or pairing not in ("interleaved", "half-split"):
+        raise ValueError("an even width and a known pairing")"""
+_EACH = "np.broadcast_to(positions, x.shape[:-1])[..., None]"
+
+
+def _batch(
+    check=_REFUSE,
+    positions=_EACH,
+    base="base",
+    interleaved="np.stack(turned, axis=-1).reshape(x.shape)",
+    halves="np.concatenate(turned, axis=-1)",
+):
+    return _BATCH.format(
+        check=check,
+        positions=positions,
+        base=base,
+        interleaved=interleaved,
+        halves=halves,
+    )
+
+
+_COMPLEX = """\
+def rope_complex(x, positions, pairing="interleaved", base=1e4):
+    x = np.asarray(x, dtype=float)
+    d = x.shape[-1]
+    {check}
+    if pairing == "interleaved":
+        pairs = {interleaved}
+    else:
+        pairs = {halves}
+    t = {positions}
+    return {result}
+answer = rope_complex
+"""
+
+
+def _complex(
+    check=_REFUSE,
+    interleaved="x[..., 0::2] + 1j * x[..., 1::2]",
+    halves="x[..., : d // 2] + 1j * x[..., d // 2 :]",
+    positions=_EACH,
+    result="pairs * np.exp(1j * t * posenc.frequencies(d, base))",
+):
+    return _COMPLEX.format(
+        check=check,
+        interleaved=interleaved,
+        halves=halves,
+        positions=positions,
+        result=result,
+    )
+
+
 BUGS = {
     "encoding-distance": [
         (_DISTANCE.format("float(np.sum(d - 2 * g))"), 0),
@@ -414,6 +484,98 @@ BUGS = {
             4,
         ),
         (_SCORE.format("q @ posenc.rotate(k, -round(delta))"), 5),
+    ],
+    "rope-batch": [
+        (_batch(interleaved="np.stack(turned, axis=-1).reshape(x.shape)[..., :-1]"), 0),
+        (
+            _batch(
+                interleaved="np.copyto(x, np.stack(turned, axis=-1)"
+                ".reshape(x.shape)) or x"
+            ),
+            1,
+        ),
+        (_batch(interleaved="np.concatenate(turned, axis=-1)"), 2),
+        (_batch(halves="np.stack(turned, axis=-1).reshape(x.shape)"), 3),
+        # only one sequence of shape (seq, d)
+        (_batch(positions=f"{_EACH} if x.ndim == 2 else 0.0"), 4),
+        # the first sequence's positions for every sequence
+        (
+            _batch(
+                positions="np.asarray(positions)[..., None] "
+                "if np.ndim(positions) == 1 "
+                "else np.asarray(positions)[0, 0][..., None]"
+            ),
+            5,
+        ),
+        (_batch(base="1e4"), 6),
+        (
+            _batch(
+                positions="np.minimum(np.broadcast_to(positions, "
+                "x.shape[:-1]), 4000.0)[..., None]"
+            ),
+            7,
+        ),
+        (
+            _batch(
+                positions="np.minimum(np.broadcast_to(positions, "
+                "x.shape[:-1]), 10_000.0)[..., None]"
+            ),
+            8,
+        ),
+        (
+            _batch(
+                check='if pairing not in ("interleaved", "half-split"):\n'
+                '        raise ValueError("a known pairing")\n'
+                "    if d % 2:\n"
+                "        return x.copy()"
+            ),
+            9,
+        ),
+        (
+            _batch(check='if d % 2:\n        raise ValueError("an even width")'),
+            10,
+        ),
+    ],
+    "rope-complex": [
+        (
+            _complex(
+                result="(pairs * np.exp(1j * t * posenc.frequencies(d, base))).real"
+            ),
+            0,
+        ),
+        (
+            _complex(
+                check=_REFUSE + "\n    before = x.copy()\n    x[...] = 0\n"
+                "    x = before"
+            ),
+            1,
+        ),
+        (_complex(interleaved="x[..., 1::2] + 1j * x[..., 0::2]"), 2),
+        (_complex(result="pairs * np.exp(-1j * t * posenc.frequencies(d, base))"), 3),
+        (_complex(halves="x[..., 0::2] + 1j * x[..., 1::2]"), 4),
+        (
+            _complex(
+                positions="np.asarray(positions).reshape(-1)[: x.shape[-2]][:, None]"
+            ),
+            5,
+        ),
+        (_complex(result="pairs * np.exp(1j * t * posenc.frequencies(d))"), 6),
+        (
+            _complex(
+                positions="np.minimum(np.broadcast_to(positions, "
+                "x.shape[:-1]), 10_000.0)[..., None]"
+            ),
+            7,
+        ),
+        (
+            _complex(
+                check='if pairing not in ("interleaved", "half-split"):\n'
+                '        raise ValueError("a known pairing")\n'
+                "    if d % 2:\n"
+                "        x, d = x[..., :-1], d - 1"
+            ),
+            8,
+        ),
     ],
     "rope-orbit": [
         (

@@ -156,7 +156,15 @@ def test_posenc_is_the_module_the_book_was_built_with(bundle):
     found = members(bundle)
     shipped = {n for n in found if n.startswith("posenc/")}
     sources = {p.relative_to(ROOT).as_posix() for p in (ROOT / "posenc").glob("*.py")}
-    assert shipped == sources
+    # and the trained models posenc.trained reads (the chapter "What trained
+    # models do with the encoding" and the assumptions chapter load them)
+    models = {
+        p.relative_to(ROOT).as_posix()
+        for pattern in ("*.npz", "*.json")
+        for p in (ROOT / "posenc" / "models").glob(pattern)
+    }
+    assert models and "posenc/models/manifest.json" in models
+    assert shipped == sources | models
     for name in shipped:
         assert bundle.read(found[name]) == (ROOT / name).read_bytes(), name
 

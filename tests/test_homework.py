@@ -124,8 +124,8 @@ def test_function_tasks_want_a_function_and_see_the_starter():
 
 
 def test_rotation_tasks_switch_posenc_rotate_off():
-    """rope-rotate and rope-rotate-half want the student's own rotation;
-    posenc.rotate is back once the check is done."""
+    """rope-rotate, rope-rotate-half, rope-batch and rope-complex want the
+    student's own rotation; posenc.rotate is back once the check is done."""
     for name, pairing in [
         ("rope-rotate", "interleaved"),
         ("rope-rotate-half", "half-split"),
@@ -135,6 +135,13 @@ def test_rotation_tasks_switch_posenc_rotate_off():
             return posenc.rotate(x, t, base, pairing=pairing)
 
         status, message = judged(name, lazy)
+        assert status == homework.NOT_YET and "switched off" in message
+    for name in ("rope-batch", "rope-complex"):
+
+        def lazy_batch(x, positions, pairing="interleaved", base=1e4):
+            return posenc.rotate(x, positions, base, pairing=pairing)
+
+        status, message = judged(name, lazy_batch)
         assert status == homework.NOT_YET and "switched off" in message
     assert posenc.rotate(np.ones(4), 0.0).tolist() == [1.0] * 4
     assert posenc.core.rotate is posenc.rotate
@@ -366,6 +373,15 @@ FORMULAS = {
     "rope-relative": ["R_(n−m)", "R_{n-m}", "−delta", "rotate(k, -", "−Δ"],
     "rope-orbit": ["(1, 0, 1, 0", "tile([1", "[1, 0, 3, 2", "pair_swap"],
     "rope-rotate-half": ["np.tile", "concatenate([-x[half:]", "x[:half]]"],
+    "rope-batch": [
+        "x[..., 0::2]",
+        "x[..., ::2]",
+        "[..., None]",
+        "broadcast_to(positions",
+        "np.repeat",
+        "np.tile",
+    ],
+    "rope-complex": ["exp(1j", "e^(itθ", "e^{itθ", "+ 1j *", "cos(tθ) + i sin"],
 }
 
 

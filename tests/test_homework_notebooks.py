@@ -163,6 +163,7 @@ def test_a_notebook_reads_as_an_assignment(runs):
         "## Exercise 9.1 (Warm-up · prove, code)",
         "## Exercise 9.2 (Challenge · prove)",
         "## Exercise 9.3 (Standard · prove, code)",
+        "## Exercise 9.4 (Challenge · code)",
     ]
     task_lines = [c.source for c in cells if c.source.startswith("**Task")]
     assert task_lines[0].startswith(

@@ -1,10 +1,14 @@
-"""The explorer of the chapter on RoPE (posenc.widgets_rope) draws exactly
-the data of its pure function, and meets what tests/test_widgets.py and
-tests/test_static.py ask of every explorer listed in EXPLORERS (it is
-listed, so those parametrized tests reach it too; the page shows its
-sliders)."""
+"""The figures of the chapter on RoPE. Its explorer (posenc.widgets_rope)
+draws exactly the data of its pure function, and meets what
+tests/test_widgets.py and tests/test_static.py ask of every explorer listed
+in EXPLORERS (it is listed, so those parametrized tests reach it too; the
+page shows its sliders). Its figure of the two pairings
+(posenc.plots_rope, fig-rope-pairings) draws the pairs and speeds that
+posenc.rotate turns together, read back from the figure."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,6 +18,7 @@ import posenc
 from posenc import static, widgets_rope
 from posenc.widgets_rope import ROPE_POSITIONS, RopePlanesExplorer, rope_planes_data
 
+ROOT = Path(__file__).resolve().parents[1]
 DELTAS = RopePlanesExplorer.choices[1].options
 
 
@@ -161,3 +166,131 @@ def test_it_is_listed_and_the_page_gets_its_two_sliders():
     html = RopePlanesExplorer().player_html()
     for name in ("m", "delta"):
         assert f'data-name="{name}"' in html
+
+
+# ------------------------------------------------ the two pairings
+# fig-rope-pairings: the chapter's own figure cell is run, and the pairs
+# and speeds it draws are read back from the figure and compared with what
+# posenc.rotate (the book's RoPE code) does to vectors, in each pairing.
+
+
+def chapter_figure(name: str):
+    """The figure the RoPE chapter's code cell ``name`` draws: the cell is
+    run on its own (it computes what it draws) and its last line's value
+    returned."""
+    import ast
+
+    import jupytext
+
+    from posenc import plots_rope
+
+    chapter = jupytext.read(ROOT / "book" / "rope.md")
+    (source,) = [
+        cell.source
+        for cell in chapter.cells
+        if cell.cell_type == "code"
+        and (cell.metadata.get("mystnb") or {}).get("figure", {}).get("name") == name
+    ]
+    tree = ast.parse(source)
+    namespace = {"np": np, "posenc": posenc, "plots_rope": plots_rope}
+    exec(compile(ast.Module(tree.body[:-1], []), name, "exec"), namespace)
+    return eval(compile(ast.Expression(tree.body[-1].value), name, "eval"), namespace)
+
+
+SUBSCRIPTS = "₀₁₂₃₄₅₆₇₈₉"
+
+
+def drawn_pairings(figure) -> dict:
+    """What the figure draws, read from its artists: for each pairing, pair
+    i's two boxes (the ends of its arc, the boxes whose centres they are),
+    the pair each box's label names, and the speeds' values."""
+    from matplotlib.patches import Rectangle
+
+    (ax,) = figure.axes
+    boxes = sorted(
+        {
+            round(p.get_x() + p.get_width() / 2, 9)
+            for p in ax.patches
+            if isinstance(p, Rectangle)
+        }
+    )
+    numbers = {
+        round(t.get_position()[0], 9): int(t.get_text())
+        for t in ax.texts
+        if t.get_text().isdigit()
+    }
+    drawn = {}
+    for line in ax.lines:
+        pairing, _, i = line.get_gid().rpartition(" pair ")
+        x = line.get_xdata()
+        ends = [
+            numbers[boxes[int(np.argmin(np.abs(np.subtract(boxes, end))))]]
+            for end in (x[0], x[-1])
+        ]
+        assert (
+            min(
+                np.abs(np.subtract(boxes, x[0])).min(),
+                np.abs(np.subtract(boxes, x[-1])).min(),
+            )
+            < 1e-9
+        )
+        drawn.setdefault(pairing, {"pairs": {}, "labels": {}})["pairs"][int(i)] = ends
+    for text in ax.texts:
+        gid = text.get_gid() or ""
+        if " speed of " in gid:
+            pairing, _, j = gid.partition(" speed of ")
+            label = text.get_text()
+            assert label[0] == "θ" and all(c in SUBSCRIPTS for c in label[1:])
+            index = int("".join(str(SUBSCRIPTS.index(c)) for c in label[1:]))
+            drawn[pairing]["labels"][int(j)] = index
+    (values,) = [t.get_text() for t in ax.texts if t.get_gid() == "speeds"]
+    head, _, listed = values.partition(": ")
+    speeds = [float(part.split(" = ")[1]) for part in listed.split(", ")]
+    return {"rows": drawn, "head": head, "speeds": speeds}
+
+
+def test_the_pairs_drawn_are_those_posenc_rotate_turns_together():
+    """For each pairing: the four arcs join the two coordinates that
+    posenc.rotate turns together (a vector nonzero only there stays there),
+    at the speed the figure names (it turns e_a by t θ_i towards e_b,
+    counter-clockwise), each coordinate in one pair; the labels under the
+    boxes name their pair; the values are posenc.frequencies(8)."""
+    figure = chapter_figure("fig-rope-pairings")
+    drawn = drawn_pairings(figure)
+    assert drawn["head"] == "d = 8, base 10⁴"
+    theta = posenc.frequencies(8)
+    np.testing.assert_allclose(drawn["speeds"], theta, rtol=1e-5)  # printed :g
+    assert set(drawn["rows"]) == {"interleaved", "half-split"}
+    seen = {}
+    for pairing, row in drawn["rows"].items():
+        pairs = row["pairs"]
+        assert sorted(pairs) == [0, 1, 2, 3]
+        assert sorted(c for pair in pairs.values() for c in pair) == list(range(8))
+        for i, (a, b) in pairs.items():
+            assert row["labels"][a] == row["labels"][b] == i
+            e_a, e_b = np.eye(8)[a], np.eye(8)[b]
+            for t in (1.0, 2.5, -7.0, 300.0):
+                turned = posenc.rotate(e_a, t, pairing=pairing)
+                want = np.cos(t * theta[i]) * e_a + np.sin(t * theta[i]) * e_b
+                np.testing.assert_allclose(turned, want, rtol=0, atol=1e-12)
+                back = posenc.rotate(e_b, t, pairing=pairing)
+                want = -np.sin(t * theta[i]) * e_a + np.cos(t * theta[i]) * e_b
+                np.testing.assert_allclose(back, want, rtol=0, atol=1e-12)
+        seen[pairing] = sorted(tuple(sorted(p)) for p in pairs.values())
+    assert seen["interleaved"] == [(0, 1), (2, 3), (4, 5), (6, 7)]
+    assert seen["half-split"] == [(0, 4), (1, 5), (2, 6), (3, 7)]
+    assert_readable(figure)
+
+
+def test_the_pairings_figure_draws_the_pairs_it_is_handed():
+    """Any pairs handed are drawn as given (so the test above reads the
+    chapter's data, not the function's own idea of the pairings), and a
+    row of another pairing is refused."""
+    from posenc import plots_rope
+
+    made_up = {"half-split": [((1, 2), 0.5), ((0, 5), 0.25), ((3, 4), 0.125)]}
+    drawn = drawn_pairings(plots_rope.pairings_figure(made_up, 6, 500.0))
+    assert drawn["rows"]["half-split"]["pairs"] == {0: [1, 2], 1: [0, 5], 2: [3, 4]}
+    assert drawn["speeds"] == [0.5, 0.25, 0.125] and drawn["head"] == "d = 6, base 500"
+    with pytest.raises(ValueError, match="keys of ROWS"):
+        plots_rope.pairings_figure({"halves": made_up["half-split"]}, 6, 500.0)

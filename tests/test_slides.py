@@ -12,7 +12,7 @@ before the next slide; on each slide, with all its steps shown,
 the maths is typeset (no raw TeX), every text is at least 20 px, figures are
 shown at least ``slides.MIN_FIGURE_SCALE`` times their design width (their
 10 pt text at 17.4 px or more: a tall figure is shrunk to fit, else
-FIGURE_SCALE gives 20.8 px), and nothing runs off the slide. A player on a
+FIGURE_SCALE gives 24.5 px), and nothing runs off the slide. A player on a
 slide, moved with the keyboard, shows another frame. The console stays free of errors.
 
 The decks must lecture (issue 21; the rules are those of ``_ext/slides.py``'s
@@ -26,7 +26,10 @@ says more than its number; every slide that shows an equation has ``board``;
 Chromium, with every step of a slide shown: no slide is more than half empty
 (:data:`HALF_EMPTY`), text entries are at least 24 px, and axe-core's
 ``color-contrast`` rule (WCAG AA: 4.5:1 for text, 3:1 for large text) finds
-nothing. The text of the figures a deck shows is checked in
+nothing. The smallest text of each figure on a slide (its 10 pt times its
+scale on the screen) is at least ``slides.FIGURE_TEXT_PX`` (24 px) except
+on the slides listed, with their reason, in :data:`NO_ROOM`. The contrast
+of the text inside the figures a deck shows is checked in
 ``tests/test_slide_figures.py``.
 
 Cost: one browser, seven decks, 60 to 90 s of one core on a loaded machine
@@ -514,10 +517,56 @@ SPAN = r"""() => {
 }"""
 
 
+#: JavaScript: each figure the slide shows (an image with its design
+#: width): how many screen px one px of its design takes (``shown``), its
+#: multiple of the design width in the deck (``scale``), its design size,
+#: whether it is a player's; and the deck px left under the lowest content
+#: (``left``: above the slide number and the arrows, but for a caption).
+FIGURES = r"""() => {
+  const slide = Reveal.getCurrentSlide();
+  const deck = Reveal.getScale();
+  const limit = slide.getBoundingClientRect().bottom;
+  const body = slide.querySelector(".posenc-slide-body");
+  if (!body) return {left: null, figures: []};
+  // as the deck's fit script: text lines and images; all but a caption's
+  // line stay above the slide number and the arrows (34 deck px)
+  let left = Infinity;
+  const room = (box, element) => {
+    const corners = element.closest("figcaption") ? 0 : 34;
+    left = Math.min(left, (limit - box.bottom) / deck - corners);
+  };
+  const walker = document.createTreeWalker(body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const node = walker.currentNode;
+    if (!node.textContent.trim() || node.parentElement.closest("mjx-container"))
+      continue;
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    for (const box of range.getClientRects()) room(box, node.parentElement);
+  }
+  body.querySelectorAll("img, mjx-container").forEach(e => {
+    const box = e.getBoundingClientRect();
+    if (box.height > 0 && !e.parentElement.closest("mjx-container")) room(box, e);
+  });
+  const images = body.querySelectorAll("img[data-design-width]");
+  return {
+    left,
+    figures: [...images].map(img => {
+      const design = Number(img.dataset.designWidth);
+      const shown = img.getBoundingClientRect().width / design;
+      const aspect = parseFloat(img.style.height) / parseFloat(img.style.width);
+      return {shown, scale: shown / deck, width: design, height: design * aspect,
+              player: Boolean(img.closest(".posenc-player"))};
+    }),
+  };
+}"""
+
+
 def measure_slides(browser, name: str) -> list[dict]:
     """Each slide of the deck with all its steps shown: its number (the
     title slide is 1), how much of the room under its title its content
-    spans (``SPAN``), and axe-core's ``color-contrast`` violations."""
+    spans (``SPAN``), its figures (``FIGURES``) and axe-core's
+    ``color-contrast`` violations."""
     page, _, _ = open_deck(browser, name)
     shown = []
     for h in range(page.evaluate("Reveal.getTotalSlides()")):
@@ -527,6 +576,7 @@ def measure_slides(browser, name: str) -> list[dict]:
             {
                 "number": h + 1,
                 "span": page.evaluate(SPAN),
+                "figures": page.evaluate(FIGURES),
                 "contrast": axe.describe(
                     axe.run(page, ["color-contrast"], within=".reveal")
                 ),
@@ -564,6 +614,103 @@ def test_no_slide_is_more_than_half_empty(every_slide, name):
         or slide["span"]["spanned"] < HALF_EMPTY * slide["span"]["available"]
     ]
     assert not empty, "\n".join([f"{name}:", *empty])
+
+
+#: The text of a figure in CSS px of the page, at its design width: its
+#: smallest font (posenc.figure_style.SMALLEST_TEXT_PT, 10 pt) at 100 dpi.
+FIGURE_TEXT_DESIGN_PX = 10 * 100 / 72
+#: The slides whose figures cannot reach slides.FIGURE_TEXT_PX (24 px at
+#: 1024 x 768), and why; each reason is checked (``_no_room``):
+#: "tall": the figure alone, under the title, fits only below FIGURE_SCALE
+#: (its design height x 1.8 is more than slides.FIGURE_ROOM, 680 px);
+#: "player": a player, whose figure is too wide at 1.8 with its sliders
+#: beside it and too tall with them under it;
+#: "entries": the figure alone would fit at 1.8, but the slide's text
+#: entries take the room, and the content reaches the slide's bottom.
+#: To reach 24 px these figures must be drawn for the slide (their text
+#: larger for their size), or the slide must show less: the chapters'
+#: owners' choice.
+NO_ROOM = {
+    ("the_encoding", 4): "player",  # the heat map, 480 x 390
+    ("attention_is_blind_to_order", 10): "tall",  # six orders, 383 tall
+    ("taylor_expansion", 10): "tall",  # two Gram matrices stacked, 504 tall
+    ("complex_solution", 10): "player",  # two hands over a product, 421
+    ("decay_integral", 9): "tall",  # three panels, 425 tall
+    ("decay_integral", 11): "tall",  # the curve and its log law, 420
+    ("decay_integral", 14): "entries",  # two text entries above it
+    ("decay_finite_d", 10): "player",  # two panels, 421 tall
+    ("rope", 5): "player",  # two planes over the scores, 425 tall
+}
+
+
+def _no_room(reason: str, measured: dict) -> bool:
+    """Whether ``reason`` (a value of NO_ROOM) holds for a slide's measured
+    figures (``FIGURES``)."""
+    room = slides.WIDTH - slides.PADDING
+    big, tall = slides.FIGURE_SCALE, slides.FIGURE_ROOM
+    figures = measured["figures"]
+    if reason == "tall":
+        return all(f["height"] * big > tall and not f["player"] for f in figures)
+    if reason == "player":
+        return all(
+            f["player"]
+            and (room - slides.CONTROLS_WIDTH) / f["width"] < big
+            and (tall - slides.CONTROLS_HEIGHT) / f["height"] < big
+            for f in figures
+        )
+    if reason == "entries":
+        alone = all(f["height"] * big <= tall for f in figures)
+        return alone and measured["left"] < 12
+    raise ValueError(reason)
+
+
+@pytest.mark.parametrize("name", MARKED)
+def test_figure_text_on_a_slide_is_large_enough_for_a_hall(every_slide, name):
+    """At 1024 x 768 with every step shown, the smallest text of each figure
+    on a slide (its smallest font, 10 pt, times the figure's scale on the
+    screen) is at least slides.FIGURE_TEXT_PX (24 px; 12 px in a screenshot
+    scaled to 50 %), except on the slides of NO_ROOM, whose reason must
+    hold, whose text must still be below 24 px (else the list is stale) and
+    at least MIN_FIGURE_SCALE's (17 px)."""
+    wrong = []
+    for slide in every_slide(name):
+        figures = slide["figures"]["figures"]
+        if not figures:
+            continue
+        text = min(FIGURE_TEXT_DESIGN_PX * f["shown"] for f in figures)
+        where = f"slide {slide['number']}: figure text {text:.1f} px"
+        reason = NO_ROOM.get((name, slide["number"]))
+        if reason is None:
+            if text < slides.FIGURE_TEXT_PX:
+                wrong.append(f"{where}, under {slides.FIGURE_TEXT_PX} px")
+            continue
+        if text >= slides.FIGURE_TEXT_PX:
+            wrong.append(f"{where}: it reaches 24 px now; take it off NO_ROOM")
+        if not _no_room(reason, slide["figures"]):
+            wrong.append(f"{where}: listed as {reason!r}, which does not hold")
+        least = FIGURE_TEXT_DESIGN_PX * slides.MIN_FIGURE_SCALE * 0.98
+        if text < least - 0.05:
+            wrong.append(f"{where}, under {least:.1f} px")
+    listed = {number for deck, number in NO_ROOM if deck == name}
+    shown = {s["number"] for s in every_slide(name) if s["figures"]["figures"]}
+    assert listed <= shown, f"NO_ROOM lists slides without a figure: {listed - shown}"
+    assert not wrong, "\n".join([f"{name}:", *wrong])
+
+
+def test_the_no_room_reasons_can_fail():
+    """Each reason of NO_ROOM is false for a figure that has the room."""
+    small = {"shown": 1.76, "scale": 1.8, "width": 480, "height": 300}
+    for reason in ("tall", "player", "entries"):
+        for player in (False, True):
+            measured = {"left": 120, "figures": [{**small, "player": player}]}
+            assert not _no_room(reason, measured), (reason, player)
+    crowded = {"left": 3, "figures": [{**small, "player": False}]}
+    assert _no_room("entries", crowded)
+    tall = {"left": 3, "figures": [{**small, "height": 420, "player": False}]}
+    assert _no_room("tall", tall) and not _no_room("entries", tall)
+    assert _no_room(
+        "player", {"left": 3, "figures": [{**tall["figures"][0], "player": True}]}
+    )
 
 
 @pytest.mark.parametrize("name", MARKED)
