@@ -451,9 +451,24 @@ def _clean(element, page: str, site: Path, where: str, notes: list[str]):
     return element
 
 
+#: Inline maths, ``$...$`` (not ``$$``), within one paragraph.
+INLINE_MATHS = re.compile(r"(?<![$\\])\$(?!\$)((?:[^$\n]|\n(?!\s*\n))+?)\$(?!\$)")
+
+
+def _one_line_maths(text: str) -> str:
+    r"""``text`` with each inline formula on one line. Markdown reads the
+    blocks before the maths, so a formula broken before ``- \kappa`` or
+    ``+ 1`` would otherwise start a list in the middle of the formula."""
+    return INLINE_MATHS.sub(
+        lambda m: "$" + re.sub(r"\s*\n\s*", " ", m.group(1)) + "$", text
+    )
+
+
 def _notes_html(text: str, inline: bool = False) -> str:
     from markdown_it import MarkdownIt
     from mdit_py_plugins.dollarmath import dollarmath_plugin
+
+    text = _one_line_maths(text)
 
     md = MarkdownIt("commonmark").use(dollarmath_plugin, double_inline=True)
     md.add_render_rule(

@@ -724,23 +724,7 @@ MATHS_ELEMENT = re.compile(
 TEX_LEFT = re.compile(r"\\\(|\\\[|\$\$|\$\\|\$[^$\s][^$]{0,80}?\$|\\begin\{")
 
 
-#: Speaker notes whose board work has TeX in dollars that the notes' Markdown
-#: does not read as maths (a formula over a line break, book/decay_integral.md
-#: line 1553; a "$" in book/long_context.md's notes): raw before MathJax ran
-#: at build time too (MathJax never read single dollars). To fix in the
-#: chapters; this test then passes without them.
-RAW_DOLLARS_IN_NOTES = {"slides/decay_integral.html", "slides/long_context.html"}
-
-
-@pytest.mark.parametrize(
-    "path",
-    [
-        pytest.param(p, marks=pytest.mark.xfail(reason="raw $ in speaker notes"))
-        if p in RAW_DOLLARS_IN_NOTES
-        else p
-        for p in EVERY_FILE
-    ],
-)
+@pytest.mark.parametrize("path", EVERY_FILE)
 def test_maths_arrives_rendered(site, path):
     """Every formula is in the file as rendered markup (MathJax's CommonHTML,
     made when the site was built: _ext/prerender_maths.py) with its MathML for

@@ -4,7 +4,7 @@
  * the slide holds it alone (_ext/slides.py's _clean). Where the slide's
  * other entries (text, code, a second figure) then push its content below
  * the slide, the figures are shrunk together, when the slide is first shown
- * (after MathJax has typeset it), by as much as the content overruns, never
+ * (after the maths' fonts have loaded), by as much as the content overruns, never
  * below the script's data-least times their design width
  * (MIN_FIGURE_SCALE). Steps not yet shown keep their room (reveal.js hides
  * them, it does not remove them), so a slide fits with every step shown.
@@ -68,7 +68,7 @@
   }
 
   window.addEventListener("load", async () => {
-    if (window.MathJax && MathJax.startup) await MathJax.startup.promise;
+    await document.fonts.ready; // the maths' fonts set its size
     if (!Reveal.isReady()) await new Promise((done) => Reveal.on("ready", done));
     Reveal.on("slidechanged", (event) => fit(event.currentSlide));
     fit(Reveal.getCurrentSlide());
