@@ -8,7 +8,8 @@ It also gives the site a favicon and the theme a default colour mode, and
 writes each script tag once, so a page makes no request that fails and logs
 no error (see :func:`quiet_pages` and :func:`unique_scripts`); and it drops
 the theme's 1.5 MB icon script, which the theme's style sheet makes
-redundant (see :func:`drop_icon_script`).
+redundant, and the search's index (145 kB) from every page but the search
+page (see :func:`drop_icon_script`).
 
 Display equations get a style sheet and a small script of the book's own
 (``static/posenc-widths.css``, ``static/posenc-equations.js``): one that
@@ -75,13 +76,29 @@ ICON_SCRIPT = re.compile(
 )
 
 
+#: The theme loads Sphinx's search (its script, its word stemmer and the
+#: whole index of the book, 145 kB) on every page, for results shown as
+#: one types (the theme's ``search_as_you_type``, off in this book). The
+#: search box sends its query to ``search.html``, which loads them itself.
+SEARCH_SCRIPTS = re.compile(
+    r'[ \t]*<script src="[^"]*(?:_static/searchtools\.js|_static/language_data\.js'
+    r'|searchindex\.js)"></script>\n?'
+)
+
+
 def drop_icon_script(app, exception) -> None:
-    """Remove the icon script from every page written."""
+    """Remove the icon script from every page written, and the search's
+    scripts from every page but the search page (:data:`SEARCH_SCRIPTS`)."""
     if exception is not None or app.builder.format != "html":
         return
-    for page in Path(app.outdir).rglob("*.html"):
+    if app.config.html_theme_options.get("search_as_you_type"):
+        raise ValueError("search_as_you_type needs the search on every page")
+    outdir = Path(app.outdir)
+    for page in outdir.rglob("*.html"):
         text = page.read_text(encoding="utf-8")
         lean = ICON_SCRIPT.sub("", text)
+        if page != outdir / "search.html":
+            lean = SEARCH_SCRIPTS.sub("", lean)
         if lean != text:
             page.write_text(lean, encoding="utf-8")
 

@@ -83,7 +83,8 @@ DISPLAY = re.compile(r"^\s*\\\[(.*)\\\]\s*$", re.DOTALL)
 SCALE_RULE = (
     "/* The maths at the ex-height of the text around it, as MathJax sized\n"
     " * it in the browser (its ex is 0.442 em). */\n"
-    'mjx-container[jax="CHTML"] {\n  font-size: calc(1ex / 0.442);\n}\n\n'
+    'mjx-container[jax="CHTML"] {\n  font-size: calc(1ex / 0.442);\n'
+    "  position: relative;\n}\n\n"
     "/* The decks keep the size MathJax gave them in the browser, where it\n"
     " * measured the text before reveal.js's font had arrived (113.1 %; the\n"
     " * ex-height of Source Sans Pro would give 109.9 %): their slides were\n"
@@ -238,6 +239,48 @@ class Renderer:
         return errors
 
 
+#: Attributes of MathJax's markup that nothing reads: the hidden MathML's
+#: namespace (the HTML parser gives ``<math>`` it) and MathJax's own notes
+#: on the MathML (``data-mjx-*``). :func:`compact` also drops the copy's
+#: ``unselectable`` (the style sheet makes it unselectable) and an inline
+#: copy's ``display``, and the container's ``position: relative`` (in the
+#: style sheet, :data:`SCALE_RULE`).
+UNREAD = re.compile(
+    r' (?:xmlns="http://www\.w3\.org/1998/Math/MathML"|data-mjx-[a-z-]+="[^"]*")'
+)
+CLASSES = re.compile(r'(<mjx-[a-zA-Z-]+[^>]*?) class="([^"]*)"')
+#: Classes kept though the maths' style sheet does not name them: ours.
+OWN_CLASSES = {"MathJax"}
+
+
+def compact(markup: str, styled: set[str]) -> str:
+    """MathJax's markup without what neither the style sheet nor a reader
+    uses (about a fifth of it): classes no rule names (``mjx-n``,
+    ``mjx-i``, ...) and :data:`UNREAD`. The MathML stays whole but for
+    MathJax's notes."""
+    markup = re.sub(
+        r'<mjx-assistive-mml unselectable="on" display="inline">',
+        "<mjx-assistive-mml>",
+        markup,
+    )
+    markup = UNREAD.sub("", markup)
+    markup = markup.replace(' style="position: relative;"', "")
+    markup = markup.replace("position: relative; ", "").replace(
+        " position: relative;", ""
+    )
+
+    def keep(match: re.Match) -> str:
+        kept = [c for c in match.group(2).split() if c in styled or c in OWN_CLASSES]
+        return match.group(1) + (f' class="{" ".join(kept)}"' if kept else "")
+
+    return CLASSES.sub(keep, markup)
+
+
+def styled_classes(rules: list[str]) -> set[str]:
+    """Every class the maths' style sheet names."""
+    return set(re.findall(r"\.([A-Za-z][\w-]*)", "\n".join(rules)))
+
+
 def substitute(text: str, rendered: dict[str, str]) -> str:
     """``text`` with each formula's TeX replaced by its rendered markup."""
 
@@ -305,8 +348,12 @@ def render_site(app: Sphinx, exception: Exception | None) -> None:
         raise ExtensionError(
             "MathJax cannot read this TeX:\n  " + "\n  ".join(sorted(errors))
         )
+    styled = styled_classes(renderer.css)
+    compacted = {
+        key: compact(markup, styled) for key, markup in renderer.rendered.items()
+    }
     for path, text in pending.items():
-        path.write_text(substitute(text, renderer.rendered), encoding="utf-8")
+        path.write_text(substitute(text, compacted), encoding="utf-8")
     write_style_sheet(outdir / "_static", renderer.css)
     if pending:
         logger.info(
