@@ -9,7 +9,8 @@ writes each script tag once, so a page makes no request that fails and logs
 no error (see :func:`quiet_pages` and :func:`unique_scripts`); and it drops
 the theme's 1.5 MB icon script, which the theme's style sheet makes
 redundant, and the search's index (145 kB) from every page but the search
-page (see :func:`drop_icon_script`).
+page, and the highlighted code's spans that do not change its colour
+(see :func:`drop_icon_script`).
 
 Display equations get a style sheet and a small script of the book's own
 (``static/posenc-widths.css``, ``static/posenc-equations.js``): one that
@@ -86,17 +87,65 @@ SEARCH_SCRIPTS = re.compile(
 )
 
 
+#: A highlighted code block's lines (Pygments' ``<div class="highlight">``).
+CODE = re.compile(r'(<div class="highlight[^"]*"><pre>)(.*?)(</pre>)', re.DOTALL)
+
+
+def plain_token_classes(static: Path) -> set[str]:
+    """Pygments' token classes that look like the code's own text: those
+    whose only rule, in the light and in the dark theme, is the colour of
+    ``.highlight`` itself (names, punctuation, spaces: half of a code
+    block's markup)."""
+    sheet = static / "pygments.css"
+    if not sheet.exists():
+        return set()
+    css = sheet.read_text(encoding="utf-8")
+    themes = ("light", "dark")
+    default = {}
+    for theme in themes:
+        found = re.search(
+            rf'html\[data-theme="{theme}"\] \.highlight \{{[^}}]*?color: (#\w+)', css
+        )
+        if found is None:
+            return set()
+        default[theme] = found.group(1)
+    rules: dict[str, dict[str, list[str]]] = {}
+    for theme, name, body in re.findall(
+        r'html\[data-theme="(\w+)"\] \.highlight \.([\w-]+) \{([^}]*)\}', css
+    ):
+        rules.setdefault(name, {}).setdefault(theme, []).append(body.strip())
+    return {
+        name
+        for name, by_theme in rules.items()
+        if all(by_theme.get(t) == [f"color: {default[t]}"] for t in themes)
+    }
+
+
+def plain_code(text: str, plain: set[str]) -> str:
+    """``text`` with the spans of :func:`plain_token_classes` unwrapped in
+    its code blocks: the same letters in the same colours."""
+    if not plain:
+        return text
+    names = "|".join(map(re.escape, sorted(plain)))
+    token = re.compile(rf'<span class="(?:{names})">([^<]*)</span>')
+    return CODE.sub(
+        lambda m: m.group(1) + token.sub(r"\1", m.group(2)) + m.group(3), text
+    )
+
+
 def drop_icon_script(app, exception) -> None:
-    """Remove the icon script from every page written, and the search's
-    scripts from every page but the search page (:data:`SEARCH_SCRIPTS`)."""
+    """Remove the icon script from every page written, the search's
+    scripts from every page but the search page (:data:`SEARCH_SCRIPTS`),
+    and the code's spans that change nothing (:func:`plain_code`)."""
     if exception is not None or app.builder.format != "html":
         return
     if app.config.html_theme_options.get("search_as_you_type"):
         raise ValueError("search_as_you_type needs the search on every page")
     outdir = Path(app.outdir)
+    plain = plain_token_classes(outdir / "_static")
     for page in outdir.rglob("*.html"):
         text = page.read_text(encoding="utf-8")
-        lean = ICON_SCRIPT.sub("", text)
+        lean = plain_code(ICON_SCRIPT.sub("", text), plain)
         if page != outdir / "search.html":
             lean = SEARCH_SCRIPTS.sub("", lean)
         if lean != text:
