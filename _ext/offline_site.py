@@ -153,6 +153,9 @@ def drop_icon_script(app, exception) -> None:
 
 
 def setup(app):
+    # What the theme and the extensions lack for WCAG 2.1 AA, mended in the
+    # pages this build writes (_ext/accessible.py), on every page as this.
+    app.setup_extension("accessible")
     app.connect("config-inited", quiet_pages)
     app.connect("config-inited", add_static_path)
     app.add_css_file("posenc-widths.css")

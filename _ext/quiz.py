@@ -245,6 +245,7 @@ def visit_key(self, node: quiz_node) -> None:
         self.body.append("<li>")
         option.children[0].walkabout(self)
         self.body.append("</li>")
+    self.body.append("</ol>")
     letter = LETTERS[node["answer"] - 1]
     self.body.append(
         '<details class="quiz-key-answer"><summary>Answer</summary>'

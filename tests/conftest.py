@@ -70,7 +70,11 @@ def layouts(browser, base_url):
 
 #: Test modules whose tests of one page share its loads in Chromium (the
 #: ``layouts`` fixture of test_site), and a page in a test's parameters.
-PAGE_MODULES = {"tests/test_site.py", "tests/test_site_players.py"}
+PAGE_MODULES = {
+    "tests/test_site.py",
+    "tests/test_site_players.py",
+    "tests/test_accessibility.py",
+}
 PAGE_PARAMETER = re.compile(r"\[(book/[\w-]+\.html|index\.html)")
 
 

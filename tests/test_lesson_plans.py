@@ -27,8 +27,12 @@ timing table names an optional slide (a plan never relies on one); and a
 plan of 50 minutes or more lists its predict-then-reveal moments under a
 heading "Predict, then reveal", at most one per 10 minutes, each naming
 the slide it is asked at, a slide that reveals step by step
-(:func:`plan_problems`). Each rule is seen failing on a planted bug in
-the real plans (``test_each_rule_fails_on_a_planted_bug``).
+(:func:`plan_problems`). A plan's assessment names only exam questions
+whose slides ("Slides it needs", under each question of the exam page)
+are all in its timing table (:func:`assessment_problems`). Each rule is
+seen failing on a planted bug in the real plans
+(``test_each_rule_fails_on_a_planted_bug``,
+``test_an_assessment_names_only_questions_its_plan_prepares``).
 """
 
 from __future__ import annotations
@@ -605,3 +609,123 @@ def test_each_rule_fails_on_a_planted_bug():
         ("| 25–27 | The table is a RoPE orbit", "| 25–26 | The table is a RoPE orbit"),
         page=2,
     )
+
+
+# ------------------------------------------------ assessment
+#: The exam page: each question names, under its heading, the slides a
+#: student must have seen to answer it ("**Slides it needs**").
+EXAM = ROOT / "book" / "instructor" / "exam_questions.md"
+#: A question's label on the exam page, "(exam-9-4)=".
+EXAM_LABEL = re.compile(r"^\(exam-(?P<chapter>\d+)-(?P<number>\d+)\)=\s*$", re.M)
+NEEDS = re.compile(r"^\*\*Slides it needs\*\*.*(?:\n.+)*", re.M)
+#: A plan's assessment: a list item "* **Assessment:** ..." with its
+#: continuation lines.
+ASSESSMENT = re.compile(r"^\* \*\*Assessment:\*\*.*(?:\n[ \t]+\S.*)*", re.M)
+#: Exam questions named in it: "5.4", or a range "9.1 to 9.4".
+QUESTIONS = re.compile(r"\b(\d+)\.(\d+)(?:\s+to\s+(\d+)\.(\d+))?\b")
+
+
+def exam_needs(text: str, table) -> dict[str, set | None]:
+    """Question ("9.4") -> the slides (deck, number) its "Slides it
+    needs" line names, or None if it has none."""
+    found = {}
+    starts = list(EXAM_LABEL.finditer(text))
+    ends = [m.start() for m in starts[1:]] + [len(text)]
+    for start, end in zip(starts, ends, strict=True):
+        block = text[start.end() : end].split(":::{dropdown}")[0]
+        needs = NEEDS.search(block)
+        key = f"{start['chapter']}.{start['number']}"
+        found[key] = (
+            None
+            if needs is None
+            else {(deck, n) for _, deck, n in named_slides(needs.group(0), table)[0]}
+        )
+    return found
+
+
+def named_questions(line: str) -> list[str]:
+    """The exam questions an assessment line names, ranges expanded."""
+    named = []
+    for match in QUESTIONS.finditer(line):
+        chapter, first, last_chapter, last = match.groups()
+        if last is None:
+            named.append(f"{chapter}.{first}")
+        else:
+            assert chapter == last_chapter, match.group(0)
+            named += [f"{chapter}.{n}" for n in range(int(first), int(last) + 1)]
+    return named
+
+
+def assessment_problems(page: str, table, needs: dict) -> list[str]:
+    """Each exam question a plan's assessment names must state the slides
+    it needs, and every one of them must be in the plan's timing table."""
+    problems = []
+    for label, body in plans(page):
+        header = TIMING_HEADER.search(body)
+        if header is None:
+            continue
+        rows = body[header.end() :].split("\n\n", 1)[0]
+        shown = {(deck, n) for _, deck, n in named_slides(rows, table)[0]}
+        for line in ASSESSMENT.finditer(body):
+            for question in named_questions(line.group(0)):
+                if question not in needs:
+                    problems.append(
+                        f"{label}: question {question} is not an exam question"
+                    )
+                elif needs[question] is None:
+                    problems.append(
+                        f"{label}: question {question} names no slides it needs"
+                    )
+                else:
+                    for deck, n in sorted(needs[question] - shown):
+                        problems.append(
+                            f"{label}: assesses {question}, which needs {deck} "
+                            f"slide {n}, not in the plan"
+                        )
+    return problems
+
+
+def test_an_assessment_names_only_questions_its_plan_prepares():
+    """A plan's assessment names exam questions whose slides (the exam
+    page's "Slides it needs", checked there as the plans' names are) are
+    all in the plan's timing table. Seen failing: a question whose slides
+    the plan skips, one without its slides, a slide renamed on the exam
+    page."""
+    table = decks()
+    exam = EXAM.read_text()
+    needs = exam_needs(exam, table)
+    assert len(needs) >= 23 and needs["9.4"] and needs["5.4"]
+    named, wrong = name_problems(exam, table)
+    assert named >= 20 and wrong == []
+    pages = [page.read_text() for page in PAGES]
+    assessed = [
+        q
+        for page in pages
+        for line in ASSESSMENT.finditer(page)
+        for q in named_questions(line.group(0))
+    ]
+    assert {"9.1", "9.4", "5.4"} <= set(assessed), assessed
+    problems = [p for page in pages for p in assessment_problems(page, table, needs)]
+    assert problems == []
+    # planted: the 90-minute plan assesses 5.1, which needs the integral
+    planted = pages[0].replace(
+        "9.1 to 9.4\n  for RoPE and 5.4", "9.1 to 9.4\n  for RoPE and 5.1"
+    )
+    assert planted != pages[0]
+    found = assessment_problems(planted, table, needs)
+    assert (
+        "lesson-plan-90: assesses 5.1, which needs decay slide 7, not in the plan"
+        in found
+    )
+    # a question without its slides; a renamed slide on the exam page
+    bare = exam.replace(
+        "**Slides it needs** (for the lecturer): RoPE deck, slides 8",
+        "RoPE deck, slides 8",
+    )
+    assert bare != exam
+    found = assessment_problems(pages[0], table, exam_needs(bare, table))
+    assert "lesson-plan-90: question 9.3 names no slides it needs" in found
+    renamed = exam.replace('9 "Mix the pairings: what', '9 "Mix the pairings: how')
+    assert renamed != exam
+    wrong = name_problems(renamed, table)[1]
+    assert "RoPE deck, slide 9 'Mix the pairings: how breaks?'" in wrong

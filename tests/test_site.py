@@ -33,6 +33,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 
+import axe  # noqa: E402  (tests/axe.py)
 import chapter_notebooks  # noqa: E402  (scripts/chapter_notebooks.py)
 import sitetools  # noqa: E402  (scripts/sitetools.py)
 import test_quiz  # noqa: E402  (its checks of a page's questions)
@@ -376,6 +377,10 @@ class Layout:
     tables: list[dict] = field(default_factory=list)
     theme: str = ""  # the theme's mode (light or dark)
     images: list[dict] = field(default_factory=list)  # IMAGES, once loaded
+    #: axe's violations (tests/axe.py: WCAG 2.1 A and AA, formulas without
+    #: MathML), dropdowns opened: in light mode on a desktop, in dark mode
+    #: on a phone (tests/test_accessibility.py reads them)
+    axe: list[str] = field(default_factory=list)
 
 
 #: The load each size is measured in (a page load costs 2 to 5 s of
@@ -441,6 +446,7 @@ def page_layouts(browser, base_url):
             page.wait_for_load_state("networkidle")
             screenshot(page, path, full_page=True)
         done[path, loaded] = measure(page)
+        done[path, loaded].axe = axe.audit(page)
         if loaded == "desktop":
             for resized in ("projector", "narrow"):
                 page.set_viewport_size(SIZES[resized]["viewport"])

@@ -3,10 +3,11 @@ the browser tests, tests/test_site.py, whose helpers this file uses; the
 fixtures, one per test process, are in tests/conftest.py, and the tests of
 one page run on one worker with test_site's: conftest's scheduler).
 
-Moving a slider or pressing a button shows the frame rendered for those
-values, and the figure's caption names them; every figure keeps its aspect
-ratio on a desktop and on a phone; figures show without JavaScript; players
-read well in dark mode.
+Moving a slider or pressing a button, by keyboard alone, shows the frame
+rendered for those values, the figure's caption names them and a live
+region tells a screen reader; every figure keeps its aspect ratio on a
+desktop and on a phone; figures show without JavaScript; players read well
+in dark mode.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 from PIL import Image
+from test_accessibility import tab_to
 from test_site import (
     BROKEN_IMAGES,
     BUILT,
@@ -58,12 +60,18 @@ def frame_indices(player) -> str:
     )
 
 
+def live_text(player) -> str:
+    """What the player's live region last told a screen reader."""
+    return player.locator(".posenc-live").text_content()
+
+
 def move(page, player, slider) -> dict:
-    """Move ``slider`` one step (by keyboard); wait until its frame shows."""
+    """Move ``slider`` one step by keyboard (Tab to it, an arrow); wait
+    until its frame shows."""
     image = player.locator("img.posenc-frame")
     before = image.evaluate("img => img.src")  # absolute, as img.src
     value, top = int(slider.input_value()), int(slider.get_attribute("max"))
-    slider.focus()
+    tab_to(page, slider)
     page.keyboard.press("ArrowLeft" if value == top else "ArrowRight")
     wait_for_new_frame(image, before)
     labels = json.loads(slider.get_attribute("data-labels"))
@@ -75,7 +83,44 @@ def move(page, player, slider) -> dict:
         "src": image.evaluate("img => img.src"),
         "output": output,
         "label": labels[moved],
+        "live": live_text(player),
     }
+
+
+def press(page, player, button, key: str) -> None:
+    """Tab to ``button`` of ``player``, press ``key``; wait for the frame."""
+    image = player.locator("img.posenc-frame")
+    before = image.evaluate("img => img.src")  # absolute, as img.src
+    tab_to(page, button)
+    page.keyboard.press(key)
+    wait_for_new_frame(image, before)
+
+
+def play_by_keyboard(page, player) -> None:
+    """The player's first play button, by Space: it plays (its slider moves
+    on, and the live region keeps quiet meanwhile), and Space stops it,
+    when the live region says the values it stopped at."""
+    button = player.locator(".posenc-play").first
+    slider = button.locator("xpath=ancestor::label[1]//input[@type='range']")
+    tab_to(page, button)
+    start = int(slider.input_value())
+    told = live_text(player)
+    page.keyboard.press("Space")
+    assert button.get_attribute("aria-pressed") == "true"
+    slider.evaluate(
+        """(s, start) => new Promise((done, fail) => {
+          const check = () =>
+            Number(s.value) !== start ? done() : setTimeout(check, 50);
+          setTimeout(() => fail(new Error("it did not play")), 5000);
+          check();
+        })""",
+        start,
+    )
+    assert live_text(player) == told, "announced while playing"
+    page.keyboard.press("Space")
+    assert button.get_attribute("aria-pressed") == "false"
+    label = json.loads(slider.get_attribute("data-labels"))[int(slider.input_value())]
+    assert f"= {label}" in live_text(player)
 
 
 def check_dark_mode(page, path: str) -> None:
@@ -107,10 +152,13 @@ def open_folds_with_players(page) -> None:
 
 @pytest.mark.parametrize("path", PLAYER_PAGES)
 def test_moving_a_slider_shows_its_precomputed_frame(browser, base_url, path):
-    """Each slider and button of each player shows the frame computed for
-    its values, says the value it is at, and a player's caption ("Shown:
-    ...") follows it: it never names values the figure no longer shows. Then
-    the page is switched to dark mode (check_dark_mode)."""
+    """Each slider and button of each player, driven by the keyboard alone
+    (Tab to it; an arrow moves a slider, Enter presses a button, Space
+    plays and stops), shows the frame computed for its values, says the
+    value it is at, and a player's caption ("Shown: ...") follows it: it
+    never names values the figure no longer shows. A live region (role
+    "status") tells a screen reader the values of each new frame. Then the
+    page is switched to dark mode (check_dark_mode)."""
     visit = Visit()
     page = open_page(browser, base_url, visit)
     load(page, base_url + path)
@@ -132,18 +180,27 @@ def test_moving_a_slider_shows_its_precomputed_frame(browser, base_url, path):
             expected = f"_static/explorers/{name}/{frame_indices(player)}.png"
             assert urlsplit(step["src"]).path == "/" + expected
             assert step["output"] == step["label"]
+            assert step["live"].startswith("Shown: ")
+            assert f"= {step['label']}" in step["live"], step["live"]
             if before is not None:
                 # the caption's "Shown: ..." follows the slider
                 after = shown.inner_text().strip()
                 assert before.startswith("Shown:") and after.startswith("Shown:")
                 assert after != before and f"= {step['label']}" in after, after
+        if player.locator(".posenc-play").count():
+            play_by_keyboard(page, player)
         for group in player.locator('[data-kind="choice"]').all():
             image = player.locator("img.posenc-frame")
-            before = image.evaluate("img => img.src")  # absolute, as img.src
-            group.locator('button[aria-pressed="false"]').first.click()
-            wait_for_new_frame(image, before)
+            index = group.locator('button[aria-pressed="false"]').first.get_attribute(
+                "data-index"
+            )
+            button = group.locator(f'button[data-index="{index}"]')
+            text = button.inner_text()
+            press(page, player, button, "Enter")
+            assert button.get_attribute("aria-pressed") == "true"
             expected = f"_static/explorers/{name}/{frame_indices(player)}.png"
             assert urlsplit(image.evaluate("img => img.src")).path == "/" + expected
+            assert f"= {text}" in live_text(player)
         if k == 0:
             screenshot(player, path, "__player_after")
     check_dark_mode(page, path)

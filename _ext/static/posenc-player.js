@@ -9,7 +9,10 @@
  * _ext/explorer_frames.py) and swaps the picture once it has loaded, with a
  * "loading" sign meanwhile. The figure's caption names the values shown.
  * Frames are fetched only when asked for; once a reader touches the controls,
- * the frames one step away on each are fetched ahead.
+ * the frames one step away on each are fetched ahead. A screen reader hears
+ * the values of each frame once it shows: a live region (role "status",
+ * seen by no one else) says "Shown: <values>." after every move; while the
+ * play button plays, only where it stops.
  */
 (function () {
   "use strict";
@@ -106,6 +109,13 @@
     shown.textContent = " Shown: " + text + ".";
   }
 
+  // The live region that tells a screen reader what the frame shows.
+  function announce(player, controls) {
+    if (player.dataset.playing) return;
+    player.querySelector(".posenc-live").textContent =
+      "Shown: " + valuesText(controls) + ".";
+  }
+
   function setBusy(player, busy) {
     player.classList.toggle("posenc-busy", busy);
     player.querySelector(".posenc-loading").hidden = !busy;
@@ -120,6 +130,7 @@
       if (player.dataset.pending !== url) return; // a later move won
       image.src = url;
       setBusy(player, false);
+      announce(player, controls);
       if (player.dataset.touched) prefetchNeighbours(player, controls);
     };
     loader.onerror = () => {
@@ -134,13 +145,16 @@
   // start if it is at the end; any other touch of the controls stops it.
   const PLAY_MS = 900;
 
-  function setUpPlay(button, control, move) {
+  function setUpPlay(button, control, move, player, controls) {
     let timer = null;
     const stop = () => {
+      const played = timer !== null;
       clearInterval(timer);
       timer = null;
+      delete player.dataset.playing;
       button.textContent = "▶";
       button.setAttribute("aria-pressed", "false");
+      if (played) announce(player, controls);
     };
     const step = () => {
       const next = Number(control.value) + 1;
@@ -157,6 +171,7 @@
       }
       button.textContent = "❚❚";
       button.setAttribute("aria-pressed", "true");
+      player.dataset.playing = "yes";
       timer = setInterval(step, PLAY_MS);
     });
     control.addEventListener("pointerdown", stop);
@@ -191,11 +206,18 @@
       }
       control.addEventListener("input", () => moved(control));
       const play = control.closest(".posenc-slider").querySelector(".posenc-play");
-      if (play) setUpPlay(play, control, moved);
+      if (play) setUpPlay(play, control, moved, player, inputs);
       // A browser may restore a moved slider when the reader comes back.
       if (control.value !== control.defaultValue) moved(control);
     }
     showValues(player, inputs);
+    // Empty at first (a live region announces changes, not what it holds
+    // when the page loads), before the controls show.
+    const live = document.createElement("div");
+    live.className = "posenc-live";
+    live.setAttribute("role", "status");
+    live.setAttribute("aria-live", "polite");
+    controls.after(live);
     controls.hidden = false;
     player.querySelector(".posenc-note-live").hidden = false;
     player.querySelector(".posenc-note-static").hidden = true;
