@@ -161,5 +161,6 @@ def setup(app):
     app.add_css_file("posenc-widths.css")
     app.add_js_file("posenc-equations.js", loading_method="defer")
     app.connect("html-page-context", unique_scripts, priority=900)
-    app.connect("build-finished", drop_icon_script)
+    # after the theme has written its light and dark pygments.css (500)
+    app.connect("build-finished", drop_icon_script, priority=600)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -273,7 +273,12 @@ def compact(markup: str, styled: set[str]) -> str:
         kept = [c for c in match.group(2).split() if c in styled or c in OWN_CLASSES]
         return match.group(1) + (f' class="{" ".join(kept)}"' if kept else "")
 
-    return CLASSES.sub(keep, markup)
+    markup = CLASSES.sub(keep, markup)
+    # Every formula a tab stop, as MathJax made it in the browser: a display
+    # equation that scrolls sideways on a phone is then reached and
+    # scrolled with the keyboard (axe: scrollable-region-focusable), and
+    # the tab order is the one the keyboard tests were written for.
+    return markup.replace("<mjx-container ", '<mjx-container tabindex="0" ', 1)
 
 
 def styled_classes(rules: list[str]) -> set[str]:
