@@ -120,7 +120,7 @@ def load_page(browser, base_url: str, path: str) -> PhoneLoad:
     context.close()
     finished = []
     context, page = open_phone(
-        browser, base_url + path, javascript=True, listen=finished.append
+        browser, base_url + path, javascript=True, listen=lambda r: finished.append(r)
     )
     page.evaluate(START_SHIFTS)
     load = page.evaluate(LOAD_END)
