@@ -19,6 +19,12 @@
       box.tabIndex = stop ? 0 : -1;
     }
   };
+  // A formula inside a control (a quiz option, a clicker choice) is no tab
+  // stop of its own: the control is (formulas carry tabindex 0 otherwise,
+  // _ext/prerender_maths.py).
+  document
+    .querySelectorAll("button mjx-container, label mjx-container")
+    .forEach((formula) => { formula.tabIndex = -1; });
   const watch = () => {
     const resized = new ResizeObserver((entries) =>
       entries.forEach((entry) => mark(entry.target)),
