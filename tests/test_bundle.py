@@ -506,7 +506,15 @@ def test_the_wheel_is_posenc_and_pins_nothing(bundle):
         sources = {
             p.relative_to(ROOT).as_posix() for p in (ROOT / "posenc").glob("*.py")
         }
-        assert {f for f in files if f.startswith("posenc/")} == sources
+        # and posenc's package data, the trained models (as in the zip)
+        models = {
+            p.relative_to(ROOT).as_posix()
+            for pattern in ("*.npz", "*.json")
+            for p in (ROOT / "posenc" / "models").glob(pattern)
+        }
+        assert {f for f in files if f.startswith("posenc/")} == sources | models
+        for model in models:
+            assert wheel.read(model) == (ROOT / model).read_bytes(), model
         for source in sources:
             assert wheel.read(source) == (ROOT / source).read_bytes(), source
         info = f"posenc-{version}.dist-info"
