@@ -86,7 +86,9 @@ def relative_share_figure(trained: dict, initial: dict, baseline: dict) -> Figur
     ax.set_xlim(0, 1)
     ax.set_xlabel("share of the cross terms that the offset explains")
     handles, labels = np.atleast_1d(axes)[0].get_legend_handles_labels()
-    figure.legend(handles, labels, loc="outside lower center", ncol=3)
+    # two columns: three would make the figure wider than the page's width
+    # (a phone then shows it below 0.75 of its design size)
+    figure.legend(handles, labels, loc="outside lower center", ncol=2)
     return figure
 
 
