@@ -66,6 +66,7 @@ def test_a_save_from_jupyterlab_writes_only_the_edit(tmp_path):
     JupyterLab adds), change one word, save. The ``.md`` differs from the
     original in that one line only, and no ``.ipynb`` is written."""
     import asyncio
+    import concurrent.futures
 
     import nbformat
     from jupyter_server.services.contents.largefilemanager import (
@@ -99,7 +100,10 @@ def test_a_save_from_jupyterlab_writes_only_the_edit(tmp_path):
         saved = {"type": "notebook", "format": "json", "content": notebook}
         await manager.save(saved, chapter.name)
 
-    asyncio.run(run_edit_and_save())
+    # In a thread of its own: another test of this worker (Playwright's
+    # sync API) may have left an event loop running in this one.
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, run_edit_and_save()).result()
     before = chapter.read_text(encoding="utf-8").splitlines()
     after = (tmp_path / chapter.name).read_text(encoding="utf-8").splitlines()
     assert len(after) == len(before)
