@@ -224,7 +224,7 @@ def loss_figure(contexts, losses: dict, unigram) -> Figure:
                 mew=1.2,
             )
     ax.plot(contexts, unigram, color=PALETTE["black"], ls=":", lw=1.2)
-    ax.text(contexts[0] * 0.92, unigram[0] + 0.05, "byte frequencies alone")
+    ax.text(contexts[0] * 0.92, unigram[0] - 0.05, "byte frequencies alone", va="top")
     ax.set_xscale("log", base=2)
     ax.set_xticks(contexts, [f"{c}" for c in contexts])
     ax.set_xlim(contexts[0] * 0.85, contexts[-1] * 1.15)
