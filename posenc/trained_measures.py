@@ -68,8 +68,11 @@ __all__ = [
     "loss_table",
     "unigram_loss",
     "frequency_loss",
+    "byte_baseline",
 ]
 
+#: The byte-frequency baseline's data (``scripts/byte_baseline.py``).
+BYTE_BASELINE = trained.MODELS_DIR / "byte_baseline.npz"
 #: The contexts the loss is reported at: the trained one, twice and four times.
 CONTEXTS = (128, 256, 512)
 #: The offsets a positional head may prefer (the copy task's reach is 16).
@@ -420,3 +423,18 @@ def frequency_loss(counts: ArrayLike, tokens: ArrayLike) -> float:
     if counts.shape != (256,) or np.any(counts[tokens] <= 0):
         raise ValueError("counts must be (256,), nonzero at every token")
     return float(-np.mean(np.log(counts[tokens] / counts.sum())))
+
+
+def byte_baseline() -> dict[str, NDArray]:
+    """The shipped data of the byte-frequency baseline: ``train_counts``
+    (256,), each byte's count in the training split, and ``loss_windows``
+    (48, 513), the validation windows the models' losses were recorded on;
+    ``meta`` holds the corpus hash. Written by ``scripts/byte_baseline.py``
+    from the standard library the models were trained on, so a reader's
+    Python need not have the same one."""
+    import json
+
+    with np.load(BYTE_BASELINE, allow_pickle=False) as data:
+        baseline = {name: data[name] for name in data.files}
+    baseline["meta"] = json.loads(str(baseline["meta"]))
+    return baseline

@@ -299,3 +299,27 @@ def test_pair_margins_against_neighbours_sum_to_the_score(text):
     ) / 2
     margins = tm.pair_margins(run, 0, 3, 2, against="neighbours")
     assert abs(margins.sum() - (attended - neighbours)) < 1e-9
+
+
+def test_the_shipped_byte_baseline_is_the_training_corpus():
+    """byte_baseline.npz holds the training split's byte counts and the
+    windows train.py records the losses on: rebuilt here from this
+    Python's stdlib (skipped where it is not the models' stdlib)."""
+    import importlib.util
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    spec = importlib.util.spec_from_file_location(
+        "byte_baseline", root / "scripts" / "byte_baseline.py"
+    )
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    corpus = __import__("corpus")  # training/, put on the path by the script
+    if corpus.load_corpus().sha256 != trained.load_sample()["meta"]["corpus_sha256"]:
+        pytest.skip("this Python's stdlib is not the one the models were trained on")
+    fresh, shipped = script.build(), tm.byte_baseline()
+    assert np.array_equal(fresh["train_counts"], shipped["train_counts"])
+    assert np.array_equal(fresh["loss_windows"], shipped["loss_windows"])
+    # train.py's own windows: same count and length as it records losses on
+    train = (root / "training" / "train.py").read_text()
+    assert f"VAL_WINDOWS = {script.WINDOWS}\n" in train
