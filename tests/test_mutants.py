@@ -24,7 +24,7 @@ TESTS = {
     "core.py": ("test_core.py", "test_core_decay.py"),
     "validate.py": "test_core.py",
     "experiments.py": "test_experiments.py",
-    "scaling.py": "test_scaling.py",
+    "scaling.py": ("test_scaling.py", "test_scaling_precision.py"),
     "figure_style.py": "test_plots.py",
 }
 
