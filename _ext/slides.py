@@ -105,7 +105,14 @@ After each HTML build, for every chapter with such comments:
   :data:`MIN_FIGURE_SCALE` (17.4 px text); below that it fails the build
   (or, for the room other entries take, the deck test). Text entries are
   at least 24 px. Players step through the site's frames
-  (``_static/explorers``); their sliders stand beside the figure.
+  (``_static/explorers``); their sliders stand beside the figure, or in a
+  row under it where that lets the figure be larger. A player whose
+  explorer has a form drawn for a slide (``posenc.widgets_slides``: 4.8 x
+  3.2 inches, shorter texts, fewer ticks) plays that form's frames, at 1.8
+  times with its sliders under it (its text at 24 px); another player is
+  shown as its page draws it, shrunk to fit. A figure's caption on a slide
+  is its number and its first sentence, whole (it wraps; a player's
+  "Shown: ..." is left to its sliders); all of it is in the speaker notes.
 * ``handouts/<name>.html``: the two-page summary for print (``make
   handouts`` prints it with Chromium, ``scripts/handouts.py``): the short
   answer, the key equations (every equation the slides show), the handout's
@@ -126,6 +133,7 @@ from pathlib import Path
 import yaml
 from docutils import nodes
 from explorer_frames import frames_key
+from slide_forms import play_slide_forms
 from sphinx.application import Sphinx
 from sphinx.errors import ExtensionError
 
@@ -397,9 +405,8 @@ def _clean(element, page: str, site: Path, where: str, notes: list[str]):
         link.unwrap()
     for caption in element.find_all("figcaption"):
         notes.append(caption.decode_contents())
-        # On the slide: the number and the caption's first sentence, on one
-        # line (cut with an ellipsis by posenc-slides.css); all of it in
-        # the notes.
+        # On the slide: the number and the caption's first sentence,
+        # whole (it wraps, posenc-slides.css); all of it in the notes.
         number = caption.find(class_="caption-number")
         if number is not None:
             number.extract()
@@ -413,9 +420,12 @@ def _clean(element, page: str, site: Path, where: str, notes: list[str]):
     for section in [element, *element.find_all("section")]:
         if section.name == "section":
             section.name = "div"
+    frames = play_slide_forms(element, site, where)
     for image in element.find_all("img"):
         src = image.get("src", "")
-        if src.startswith("data:image/png;base64,"):
+        if id(image) in frames:
+            width, height = png_design_size(frames[id(image)])
+        elif src.startswith("data:image/png;base64,"):
             import base64
 
             raw = base64.b64decode(src.split(",", 1)[1])
@@ -764,7 +774,8 @@ def write_all(app: Sphinx, exception: Exception | None) -> None:
         return
     site = Path(app.outdir)
     copy_reveal(site)
-    code = max(path.stat().st_mtime for path in (Path(__file__), *STATIC.iterdir()))
+    own = (Path(__file__), Path(__file__).with_name("slide_forms.py"))
+    code = max(path.stat().st_mtime for path in (*own, *STATIC.iterdir()))
     written = set()
     for docname in sorted(app.env.found_docs):
         slides = chapter_slides(app, docname)

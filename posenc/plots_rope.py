@@ -1,9 +1,10 @@
 """The figure of the chapter "From adding to rotating" (RoPE) on its two
 pairings.
 
-It draws the pairs it is handed, in the style of
+It draws the pairs (or the scores) it is handed, in the style of
 :mod:`posenc.figure_style`. A chapter calls it as
-``plots_rope.pairings_figure``; :mod:`posenc.plots` does not re-export it.
+``plots_rope.pairings_figure`` (or ``plots_rope.activity_figure``, the
+in-class activity's results); :mod:`posenc.plots` does not re-export them.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from matplotlib.patches import Rectangle
 
 from posenc.figure_style import INK, PALETTE, _figure_function, new_figure
 
-__all__ = ["pairings_figure", "ROWS"]
+__all__ = ["activity_figure", "pairings_figure", "ROWS"]
 
 #: The rows of the figure, top to bottom: the pairing (as ``posenc.rotate``
 #: names it) and the words on the row's left.
@@ -147,5 +148,61 @@ def pairings_figure(pairings: dict, d: int, base: float) -> Figure:
         f"d = {d}, base {_number(base)}: {values}",
         va="center",
         gid="speeds",
+    )
+    return figure
+
+
+@_figure_function
+def activity_figure(positions, steps) -> Figure:
+    """Figure: the scores the in-class activity finds, step by step.
+
+    ``positions`` are the query's positions m the activity draws; ``steps``
+    is a list of (label, scores, exact) with one score for each position.
+    A step whose scores are one number up to rounding (``exact``) is drawn
+    as dots on a line, its value written at the line's right end; another
+    as dots alone, with a bracket at the right over the spread of its
+    scores (largest minus smallest). Drawn against m, for the slide that
+    shows the activity's results when the room's computation went wrong
+    (the RoPE deck). Used in the chapter "From adding p_m to rotating by
+    R_m", figure fig-rope-activity.
+    """
+    positions = np.asarray(positions, dtype=float)
+    order = np.argsort(positions)
+    figure, ax = new_figure(height=3.0)
+    marks = ("o-", "s-", "^")
+    colours = ("blue", "orange", "vermillion")
+    inks = (INK["blue"], INK["orange"], INK["vermillion"])
+    end = positions.max() + 400
+    bracket = end + 2600
+    for (label, scores, exact), mark, colour, ink in zip(
+        steps, marks, colours, inks, strict=False
+    ):
+        scores = np.asarray(scores, dtype=float)
+        ax.plot(
+            positions[order],
+            scores[order],
+            mark,
+            color=PALETTE[colour],
+            ms=7,
+            lw=1.6,
+            label=label,
+        )
+        if exact:
+            value = f"{scores.mean():.2f}".replace("-", "−")
+            ax.text(end, scores.mean(), value, color=ink, va="center")
+            continue
+        low, high = scores.min(), scores.max()
+        ax.plot([bracket, bracket], [low, high], color=ink, lw=1.4)
+        for y in (low, high):
+            ax.plot([bracket - 250, bracket], [y, y], color=ink, lw=1.4)
+        middle = (low + high) / 2
+        spread = f"spread\n{high - low:.0f}"
+        ax.text(bracket + 300, middle, spread, color=ink, va="center")
+    ax.set_xlim(positions.min() - 700, bracket + 2600)
+    ax.set_xticks([0, 5000, 10_000])
+    ax.set_xlabel("position m of the query")
+    ax.set_ylabel("score")
+    figure.legend(
+        loc="outside upper center", ncol=3, columnspacing=0.9, handlelength=1.4
     )
     return figure

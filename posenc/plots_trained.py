@@ -190,12 +190,14 @@ def pair_norm_figure(trained: dict, initial) -> Figure:
 
 
 @_figure_function
-def loss_figure(contexts, losses: dict, unigram: float) -> Figure:
+def loss_figure(contexts, losses: dict, unigram) -> Figure:
     """Figure: validation loss at each context length, every seed a marker
     and the mean a line, for each variant (``losses``: variant -> (seeds,
     len(contexts)), NaN where not measured); ``unigram``, the loss of byte
-    frequencies alone, a dotted line."""
+    frequencies alone on the same windows, one number or one per context,
+    a dotted line."""
     contexts = np.asarray(contexts)
+    unigram = np.broadcast_to(np.asarray(unigram, dtype=float), contexts.shape)
     figure, ax = new_figure(height=3.4)
     for shift, (name, table) in zip(
         np.linspace(-0.06, 0.06, len(losses)), losses.items(), strict=True
@@ -221,8 +223,8 @@ def loss_figure(contexts, losses: dict, unigram: float) -> Figure:
                 mfc="white",
                 mew=1.2,
             )
-    ax.axhline(unigram, color=PALETTE["black"], ls=":", lw=1.2)
-    ax.text(contexts[0] * 0.92, unigram - 0.05, "byte frequencies alone", va="top")
+    ax.plot(contexts, unigram, color=PALETTE["black"], ls=":", lw=1.2)
+    ax.text(contexts[0] * 0.92, unigram[0] - 0.05, "byte frequencies alone", va="top")
     ax.set_xscale("log", base=2)
     ax.set_xticks(contexts, [f"{c}" for c in contexts])
     ax.set_xlim(contexts[0] * 0.85, contexts[-1] * 1.15)

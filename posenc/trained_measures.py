@@ -55,17 +55,24 @@ __all__ = [
     "same_spectrum",
     "relative_share_baseline",
     "head_relative_shares",
+    "diagonal_share",
     "uniform_profile",
     "offset_profiles",
     "peaks",
     "positional_heads",
     "distance_ratios",
+    "uniform_attention",
+    "window_share",
     "head_pair_norms",
     "pair_margins",
     "loss_table",
     "unigram_loss",
+    "frequency_loss",
+    "byte_baseline",
 ]
 
+#: The byte-frequency baseline's data (``scripts/byte_baseline.py``).
+BYTE_BASELINE = trained.MODELS_DIR / "byte_baseline.npz"
 #: The contexts the loss is reported at: the trained one, twice and four times.
 CONTEXTS = (128, 256, 512)
 #: The offsets a positional head may prefer (the copy task's reach is 16).
@@ -145,17 +152,31 @@ def centred_table(model: trained.Model, length: int = 128) -> NDArray[np.float64
     return table - table.mean(axis=1, keepdims=True)
 
 
-def relative_share(h: ArrayLike, table: ArrayLike) -> float:
+def relative_share(h: ArrayLike, table: ArrayLike, causal: bool = False) -> float:
     """``1 - cross_leakage(P H P^T)``: the share of the variation of the cross
     terms ``p_m^T H p_n`` (m != n, ``P`` the rows ``p_t``) that a function of
     ``m - n`` explains. 1 for cross terms in the offset alone (H = I on the
-    sinusoidal table); noise in an L x L matrix gives about 2/(L + 1)."""
+    sinusoidal table); noise in an L x L matrix gives about 2/(L + 1).
+
+    With ``causal`` only the terms a causal head reads count, key before
+    query (n < m, query m on the left of H): the same share over them.
+    """
     h, table = np.asarray(h, dtype=np.float64), np.asarray(table, dtype=np.float64)
     if h.ndim != 2 or h.shape[0] != h.shape[1] or table.shape[-1] != h.shape[0]:
         raise ValueError(
             f"need H (d, d) and a table (L, d), got {h.shape}, {table.shape}"
         )
-    return 1.0 - cross_leakage(table @ h @ table.T)
+    cross = table @ h @ table.T
+    if not causal:
+        return 1.0 - cross_leakage(cross)
+    size = cross.shape[0]
+    offsets = np.subtract.outer(np.arange(size), np.arange(size))
+    read = offsets > 0
+    values, classes = cross[read], offsets[read]
+    sums = np.bincount(classes, weights=values)
+    counts = np.maximum(np.bincount(classes), 1)
+    residual = values - (sums / counts)[classes]
+    return 1.0 - float(np.sum(residual**2) / np.sum((values - values.mean()) ** 2))
 
 
 def _haar(size: int, rng: np.random.Generator) -> NDArray[np.float64]:
@@ -175,24 +196,42 @@ def same_spectrum(h: ArrayLike, rng: np.random.Generator) -> NDArray[np.float64]
 
 
 def relative_share_baseline(
-    h: ArrayLike, table: ArrayLike, samples: int = 200, seed: int = 0
+    h: ArrayLike,
+    table: ArrayLike,
+    samples: int = 200,
+    seed: int = 0,
+    causal: bool = False,
 ) -> NDArray[np.float64]:
     """:func:`relative_share` of ``samples`` draws of :func:`same_spectrum`
     of ``h`` on the same table, from ``np.random.default_rng(seed)``."""
     rng = np.random.default_rng(seed)
     samples = check_count(samples, "samples")
     return np.array(
-        [relative_share(same_spectrum(h, rng), table) for _ in range(samples)]
+        [relative_share(same_spectrum(h, rng), table, causal) for _ in range(samples)]
     )
 
 
-def head_relative_shares(model: trained.Model, length: int = 128) -> NDArray:
+def head_relative_shares(
+    model: trained.Model, length: int = 128, causal: bool = False
+) -> NDArray:
     """:func:`relative_share` of each head's first-layer H on
     :func:`centred_table`, shape (heads,). Only for the variants that add a
     table (sinusoidal, learned)."""
     check_choice(model.variant, "variant", ("sinusoidal", "learned"))
     table = centred_table(model, length)
-    return np.array([relative_share(h, table) for h in trained.h_matrices(model, 0)])
+    return np.array(
+        [relative_share(h, table, causal) for h in trained.h_matrices(model, 0)]
+    )
+
+
+def diagonal_share(h: ArrayLike) -> float:
+    """The share of ``|H|^2`` (squared Frobenius norm) on the main diagonal:
+    1 for any nonzero multiple of the identity, step 3's ``H = I``; about
+    1/d for a random d x d matrix."""
+    h = np.asarray(h, dtype=np.float64)
+    if h.ndim != 2 or h.shape[0] != h.shape[1] or not np.any(h):
+        raise ValueError("h must be a nonzero square matrix")
+    return float(np.sum(np.diag(h) ** 2) / np.sum(h**2))
 
 
 # ------------------------------------------------------------ attention
@@ -202,11 +241,36 @@ def uniform_profile(length: int) -> NDArray[np.float64]:
     """:func:`posenc.trained.attention_by_offset` of uniform causal attention
     (query m gives 1/(m + 1) to each key): the profile a head with no
     preference shows, which falls with the offset by itself."""
+    return trained.attention_by_offset(uniform_attention(length))
+
+
+def uniform_attention(length: int) -> NDArray[np.float64]:
+    """The weights of uniform causal attention, (T, T): query m gives
+    1/(m + 1) to each key n <= m."""
     length = check_count(length, "length")
     rows = 1.0 / np.arange(1, length + 1)
-    return trained.attention_by_offset(
-        np.tril(np.broadcast_to(rows[:, None], (length,) * 2))
-    )
+    return np.tril(np.broadcast_to(rows[:, None], (length,) * 2))
+
+
+def window_share(
+    attention: ArrayLike, low: int, high: int, first_query: int = 64
+) -> NDArray[np.float64]:
+    """The share of each query's weight on the keys at offsets ``low`` to
+    ``high`` (inclusive; offset 0 is the query's own position), averaged
+    over the queries ``m >= first_query``, which all have every key up to
+    that offset: shape (...) for attention (..., T, T).
+
+    Unlike :func:`distance_ratios` the windows may hold offset 0, and the
+    shares of windows that cover 0 to m - 1 add up to 1 for each query.
+    """
+    attention = np.asarray(attention, dtype=np.float64)
+    length = attention.shape[-1]
+    if not 0 <= low <= high or not 0 <= first_query < length:
+        raise ValueError("need 0 <= low <= high and 0 <= first_query < T")
+    offsets = np.subtract.outer(np.arange(length), np.arange(length))
+    inside = (offsets >= low) & (offsets <= high)
+    rows = (attention * inside).sum(axis=-1)
+    return rows[..., first_query:].mean(axis=-1)
 
 
 def offset_profiles(run: trained.Forward) -> NDArray[np.float64]:
@@ -280,15 +344,26 @@ def head_pair_norms(run: trained.Forward, layer: int) -> tuple[NDArray, NDArray]
     return q, k
 
 
-def pair_margins(run: trained.Forward, layer: int, head: int, offset: int) -> NDArray:
+def pair_margins(
+    run: trained.Forward,
+    layer: int,
+    head: int,
+    offset: int,
+    against: str = "average",
+) -> NDArray:
     """What each frequency pair adds to the score of the key at ``offset``
-    above the average key, in one head: shape (d_k/2,).
+    above other keys, in one head: shape (d_k/2,).
 
     The score ``q_m . k_n / sqrt(d_k)`` (after rotation) is a sum over
     pairs. For pair i: its mean part at ``n = m - offset`` (over the
     queries m >= offset of every window) less its mean part over the other
-    causal keys of those queries. The margins sum to the whole score's.
+    causal keys of those queries (``against="average"``: what lifts the
+    key above the average key, the near/far fall), or over the two
+    neighbouring keys at ``offset - 1`` and ``offset + 1`` (queries
+    m > offset; ``against="neighbours"``: what makes the head sharp).
+    The margins sum to the whole score's.
     """
+    check_choice(against, "against", ("average", "neighbours"))
     q, k = run.q_rot[layer][:, head], run.k_rot[layer][:, head]  # (B, T, d_k)
     batch, length, d_k = q.shape
     if not 1 <= offset < length:
@@ -296,6 +371,12 @@ def pair_margins(run: trained.Forward, layer: int, head: int, offset: int) -> ND
     qp = q.reshape(batch, length, d_k // 2, 2)
     kp = k.reshape(batch, length, d_k // 2, 2)
     parts = np.einsum("bmip,bnip->imn", qp, kp) / (batch * math.sqrt(d_k))
+    if against == "neighbours":
+        queries = np.arange(offset + 1, length)
+        attended = parts[:, queries, queries - offset].mean(axis=1)
+        before = parts[:, queries, queries - offset - 1].mean(axis=1)
+        after = parts[:, queries, queries - offset + 1].mean(axis=1)
+        return attended - (before + after) / 2
     queries = np.arange(offset, length)
     attended = parts[:, queries, queries - offset].mean(axis=1)
     others = np.tril(np.ones((length, length), dtype=bool))
@@ -331,3 +412,29 @@ def unigram_loss(tokens: ArrayLike) -> float:
     counts = np.bincount(np.asarray(tokens).ravel(), minlength=256)
     share = counts[counts > 0] / counts.sum()
     return float(-(share * np.log(share)).sum())
+
+
+def frequency_loss(counts: ArrayLike, tokens: ArrayLike) -> float:
+    """The mean loss (nats) on ``tokens`` of a model that predicts every
+    byte with the frequencies ``counts`` (256,), measured elsewhere (on the
+    training split): ``-mean(log(counts[t] / sum(counts)))``."""
+    counts = np.asarray(counts, dtype=np.float64)
+    tokens = np.asarray(tokens)
+    if counts.shape != (256,) or np.any(counts[tokens] <= 0):
+        raise ValueError("counts must be (256,), nonzero at every token")
+    return float(-np.mean(np.log(counts[tokens] / counts.sum())))
+
+
+def byte_baseline() -> dict[str, NDArray]:
+    """The shipped data of the byte-frequency baseline: ``train_counts``
+    (256,), each byte's count in the training split, and ``loss_windows``
+    (48, 513), the validation windows the models' losses were recorded on;
+    ``meta`` holds the corpus hash. Written by ``scripts/byte_baseline.py``
+    from the standard library the models were trained on, so a reader's
+    Python need not have the same one."""
+    import json
+
+    with np.load(BYTE_BASELINE, allow_pickle=False) as data:
+        baseline = {name: data[name] for name in data.files}
+    baseline["meta"] = json.loads(str(baseline["meta"]))
+    return baseline

@@ -48,6 +48,7 @@ from .figure_style import (
 )
 from .widgets_complex import OffsetClocksExplorer
 from .widgets_rope import RopePlanesExplorer
+from .widgets_slides import SLIDE_FORMS, OffsetClocksSlide, RopePlanesSlide
 from .widgets_trained import AttentionOffsetExplorer
 
 __all__ = [
@@ -58,6 +59,9 @@ __all__ = [
     "ClockExplorer",
     "OffsetClocksExplorer",
     "RopePlanesExplorer",
+    "RopePlanesSlide",
+    "OffsetClocksSlide",
+    "SLIDE_FORMS",
     "AttentionOffsetExplorer",
     "DecayExplorer",
     "ScheduleExplorer",
@@ -770,5 +774,8 @@ EXPLORERS: tuple[type[Explorer], ...] = (
     ShiftExplorer,
     ScalingExplorer,
     AttentionOffsetExplorer,
+    # drawn for the decks' slides (posenc.widgets_slides)
+    RopePlanesSlide,
+    OffsetClocksSlide,
 )
 LISTED.update(EXPLORERS)

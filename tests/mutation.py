@@ -111,26 +111,30 @@ def _pytest_in(workdir: str, arguments: list[str], output: str) -> None:
 
 def run_tests_against(
     workdir: Path,
-    test_file: str,
+    test_file: str | tuple[str, ...],
     mutant: Mutant | None = None,
     test: str | None = None,
     *,
     first_failure: bool = True,
 ) -> Run:
-    """Copy posenc and ``tests/<test_file>`` to the empty or new directory
-    ``workdir``, plant ``mutant``, run the tests (or the one named ``test``),
-    and return pytest's exit code and the failed tests. ``first_failure``
-    stops at the first failure (enough to know the mutant is caught)."""
+    """Copy posenc and ``tests/<test_file>`` (one file, or a tuple of files
+    that together test a module) to the empty or new directory ``workdir``,
+    plant ``mutant``, run the tests (or the one named ``test``, in the first
+    file), and return pytest's exit code and the failed tests.
+    ``first_failure`` stops at the first failure (enough to know the mutant
+    is caught)."""
+    files = (test_file,) if isinstance(test_file, str) else tuple(test_file)
     shutil.copytree(ROOT / "posenc", workdir / "posenc")
-    shutil.copy(ROOT / "tests" / test_file, workdir / test_file)
+    for name in files:
+        shutil.copy(ROOT / "tests" / name, workdir / name)
     if mutant is not None:
         plant(workdir / "posenc", mutant)
-    target = test_file if test is None else f"{test_file}::{test}"
+    targets = list(files) if test is None else [f"{files[0]}::{test}"]
     arguments = ["-x"] if first_failure else []
     # A test that hangs has its stack dumped after 120 s (faulthandler), so
     # a run that overstays its time says where it was stuck.
     arguments += ["-q", "-rf", "-p", "no:cacheprovider"]
-    arguments += ["-o", "faulthandler_timeout=120", target]
+    arguments += ["-o", "faulthandler_timeout=120", *targets]
     output = workdir / "pytest-output.txt"
     run = _server().Process(
         target=_pytest_in, args=(str(workdir), arguments, str(output))
@@ -142,8 +146,9 @@ def run_tests_against(
         run.join()
     printed = output.read_text(errors="replace") if output.exists() else ""
     if run.exitcode is None or run.exitcode < 0:
-        message = f"{target} ran over {TIMEOUT} s or was killed; its output:\n"
+        ran = " ".join(targets)
+        message = f"{ran} ran over {TIMEOUT} s or was killed; its output:\n"
         raise AssertionError(message + printed[-4000:])
-    pattern = rf"^FAILED {re.escape(test_file)}::(\w+)"
+    pattern = rf"^FAILED (?:{'|'.join(map(re.escape, files))})::(\w+)"
     failed = frozenset(re.findall(pattern, printed, re.M))
     return Run(run.exitcode, failed)

@@ -16,7 +16,7 @@ virtual environment with torch and numpy::
 
     python tests/record_bf16_arange.py > tests/data/bf16_arange.json
 
-and commit the result; ``tests/test_scaling.py`` checks the chapter "How far
+and commit the result; ``tests/test_scaling_precision.py`` checks the chapter "How far
 the encoding reaches" against it. The positions 0 ... 131,071 are
 non-decreasing, so they are stored as runs: each distinct value and how many
 positions have it (and the SHA-256 of the float32 array, to check the

@@ -6,7 +6,7 @@ environment that has torch and numpy (no transformers or posenc needed)::
 
     python tests/record_hf_rope.py > tests/data/hf_rope_float32.json
 
-and commit the result; ``tests/test_scaling.py`` checks
+and commit the result; ``tests/test_scaling_precision.py`` checks
 ``posenc.hf_rope_frequencies`` (a numpy restatement) against the recorded
 frequencies (bit for bit, except one frequency in each of the last three
 configurations, where PyTorch's float32 power is not correctly rounded), the

@@ -209,19 +209,22 @@ def test_roformer_bound_falls_overall_not_at_every_offset():
     assert relative.argmin() == 913 and round(relative.min(), 1) == 3.9
 
 
-def test_average_score_two_g_needs_unit_variance():
+def test_average_score_two_g_needs_mean_0_and_variance_1():
     """rope, slide 11: the average score 2 g(m - n) for q = k holds for
-    entries of variance 1 (the 2 is E|q^(i)|^2); with variance 4 it is
-    8 g. Monte Carlo, d = 16, 4000 draws, at offsets 0 and 10."""
+    entries of mean 0 and variance 1 (the 2 is E|q^(i)|^2, two entries of
+    mean square 1). With variance 4 it is 8 g; with variance 1 and the
+    chapter's common mean p~_0 (each pair (1, 0)) it is 3 g. Monte Carlo,
+    d = 16, 4000 draws, at offsets 0 and 10."""
     text = shown(slide("rope", 11))
-    assert "variance 1" in text
+    assert "mean 0 and variance 1" in text
     rng = np.random.default_rng(1)
     d, offsets = 16, np.array([0.0, 10.0])
     g = posenc.inner_product(offsets, d)
-    for sigma in (1.0, 2.0):
-        q = sigma * rng.normal(size=(4000, d))
+    p_tilde_0 = np.tile([1.0, 0.0], d // 2)
+    for sigma, mean, factor in ((1.0, 0.0, 2), (2.0, 0.0, 8), (1.0, p_tilde_0, 3)):
+        q = sigma * rng.normal(size=(4000, d)) + mean
         means = [np.mean(np.sum(posenc.rotate(q, o) * q, axis=1)) for o in offsets]
-        np.testing.assert_allclose(means, 2 * sigma**2 * g, rtol=0.1)
+        np.testing.assert_allclose(means, factor * g, rtol=0.1)
 
 
 def test_decks_state_the_base_criterion_not_separation():

@@ -19,12 +19,12 @@ from mutation import Mutant, run_tests_against
 
 pytestmark = pytest.mark.mutants
 
-#: The test file that must catch a mutant of each module.
+#: The test file (or files) that must catch a mutant of each module.
 TESTS = {
-    "core.py": "test_core.py",
+    "core.py": ("test_core.py", "test_core_decay.py"),
     "validate.py": "test_core.py",
     "experiments.py": "test_experiments.py",
-    "scaling.py": "test_scaling.py",
+    "scaling.py": ("test_scaling.py", "test_scaling_precision.py"),
     "figure_style.py": "test_plots.py",
 }
 
@@ -353,7 +353,7 @@ MUTANTS = {
 }
 
 
-@pytest.mark.parametrize("test_file", sorted(set(TESTS.values())))
+@pytest.mark.parametrize("test_file", sorted(set(TESTS.values()), key=str))
 def test_unmutated_copy_passes(tmp_path, test_file):
     assert run_tests_against(tmp_path, test_file).returncode == 0
 

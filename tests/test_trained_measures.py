@@ -237,3 +237,89 @@ def test_loss_table_reads_the_manifest_by_seed():
 def test_unigram_loss_by_hand():
     assert abs(tm.unigram_loss([1, 1, 2, 2]) - math.log(2)) < 1e-12
     assert tm.unigram_loss([7, 7, 7]) == 0
+
+
+# ------------------------------------------------------------ added in review
+
+
+def test_frequency_loss_by_hand():
+    counts = np.zeros(256)
+    counts[[3, 5]] = [3, 1]  # frequencies 3/4 and 1/4
+    expected = -(2 * math.log(0.75) + math.log(0.25)) / 3
+    assert abs(tm.frequency_loss(counts, [3, 3, 5]) - expected) < 1e-12
+    with pytest.raises(ValueError):
+        tm.frequency_loss(counts, [4])  # a byte the counts never saw
+
+
+def test_window_share_of_uniform_attention_by_hand():
+    flat = tm.uniform_attention(128)
+    # query m gives (high - low + 1)/(m + 1) to a window it fully sees
+    queries = np.arange(64, 128)
+    assert abs(tm.window_share(flat, 0, 8) - np.mean(9 / (queries + 1))) < 1e-12
+    far = np.mean((queries - 63) / (queries + 1))  # offsets 64 to m
+    assert abs(tm.window_share(flat, 64, 127) - far) < 1e-12
+    # a head on the previous key: all in offset 1, none at offset 0
+    previous = np.eye(128, k=-1)
+    previous[0, 0] = 1
+    assert tm.window_share(previous, 1, 1) == 1
+    assert tm.window_share(previous, 0, 0) == 0
+    assert tm.window_share(previous, 0, 8) == 1
+
+
+def test_diagonal_share_by_hand():
+    assert tm.diagonal_share(3 * np.eye(5)) == 1
+    assert tm.diagonal_share(np.ones((4, 4))) == 0.25
+    assert tm.diagonal_share(np.array([[0.0, 1.0], [1.0, 0.0]])) == 0
+
+
+def test_causal_relative_share_reads_only_keys_before_queries():
+    table = posenc.encoding(np.arange(32), 64)
+    assert abs(tm.relative_share(np.eye(64), table, causal=True) - 1) < 1e-12
+    # cross terms relative below the diagonal, noise above it: the
+    # causal share is 1, the share over m != n is not
+    rng = np.random.default_rng(0)
+    h = rng.normal(size=(64, 64))
+    size = 32
+    lower = np.subtract.outer(np.arange(size), np.arange(size)) > 0
+    offsets = np.subtract.outer(np.arange(size), np.arange(size))
+    cross = np.where(lower, np.cos(offsets), rng.normal(size=(size, size)))
+    identity_table = np.eye(size)
+    assert abs(tm.relative_share(cross, identity_table, causal=True) - 1) < 1e-12
+    assert tm.relative_share(cross, identity_table) < 0.9
+    assert tm.relative_share(h, table, causal=True) < 1
+
+
+def test_pair_margins_against_neighbours_sum_to_the_score(text):
+    run = trained.forward(trained.load("rope", 0), text)
+    scores = run.q_rot[0][:, 3] @ run.k_rot[0][:, 3].transpose(0, 2, 1) / 4
+    queries = np.arange(3, 128)
+    attended = scores[:, queries, queries - 2].mean()
+    neighbours = (
+        scores[:, queries, queries - 1].mean() + scores[:, queries, queries - 3].mean()
+    ) / 2
+    margins = tm.pair_margins(run, 0, 3, 2, against="neighbours")
+    assert abs(margins.sum() - (attended - neighbours)) < 1e-9
+
+
+def test_the_shipped_byte_baseline_is_the_training_corpus():
+    """byte_baseline.npz holds the training split's byte counts and the
+    windows train.py records the losses on: rebuilt here from this
+    Python's stdlib (skipped where it is not the models' stdlib)."""
+    import importlib.util
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    spec = importlib.util.spec_from_file_location(
+        "byte_baseline", root / "scripts" / "byte_baseline.py"
+    )
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    corpus = __import__("corpus")  # training/, put on the path by the script
+    if corpus.load_corpus().sha256 != trained.load_sample()["meta"]["corpus_sha256"]:
+        pytest.skip("this Python's stdlib is not the one the models were trained on")
+    fresh, shipped = script.build(), tm.byte_baseline()
+    assert np.array_equal(fresh["train_counts"], shipped["train_counts"])
+    assert np.array_equal(fresh["loss_windows"], shipped["loss_windows"])
+    # train.py's own windows: same count and length as it records losses on
+    train = (root / "training" / "train.py").read_text()
+    assert f"VAL_WINDOWS = {script.WINDOWS}\n" in train
