@@ -31,6 +31,10 @@ from sphinx.application import Sphinx
 from sphinx.util import logging
 
 SCRIPT = "posenc-folding.js"
+#: Pages whose check cells show their code without syntax highlighting:
+#: the exam page's 24 checks were 135 kB of highlighted HTML, 36 kB of text
+#: (docs/maintainers.md, "Page weight").
+PLAIN_CHECKS = {"book/instructor/exam_questions"}
 #: The first line of a check cell.
 CHECK = re.compile(r"\A#\s*check:\s*(?P<what>\S.*?)\s*$", re.MULTILINE)
 DEEPER_TAG = "deeper"
@@ -82,6 +86,9 @@ def fold(app: Sphinx, doctree: nodes.document) -> None:
             cell["prompt_hide"] = f"Hide the check: {what}"
             cell["classes"].append("posenc-check")
             cell["ids"].append(anchor)
+            if app.env.docname in PLAIN_CHECKS:
+                for block in cell.findall(nodes.literal_block):
+                    block["language"] = "none"
         tags = cell.get("cell_metadata", {}).get("tags", [])
         if DEEPER_TAG in tags:
             parent = cell.parent

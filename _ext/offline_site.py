@@ -156,6 +156,9 @@ def setup(app):
     # What the theme and the extensions lack for WCAG 2.1 AA, mended in the
     # pages this build writes (_ext/accessible.py), on every page as this.
     app.setup_extension("accessible")
+    # The theme's style sheets without the rules no page uses, its icon
+    # font cut to the icons drawn (_ext/page_weight.py), on every build.
+    app.setup_extension("page_weight")
     app.connect("config-inited", quiet_pages)
     app.connect("config-inited", add_static_path)
     app.add_css_file("posenc-widths.css")

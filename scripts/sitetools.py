@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from urllib.parse import unquote
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = os.environ.get("POSENC_CHROMIUM", "/usr/bin/chromium")
@@ -91,6 +92,23 @@ def html_pages(site: Path) -> list[str]:
 def is_redirect(site: Path, page: str) -> bool:
     """Whether ``page`` only sends the browser elsewhere (``index.html``)."""
     return bool(_REDIRECT.search((site / page).read_text(errors="replace")[:2000]))
+
+
+def raw_sizes(site: Path, base_url: str, urls: list[str]) -> dict[str, int]:
+    """Each file of ``site`` named by ``urls`` (served from ``base_url``),
+    by its path in the site, with its size on disk: what a reader loads,
+    uncompressed (as from a file:// address)."""
+    sizes = {}
+    for url in urls:
+        if not url.startswith(base_url):
+            continue
+        name = unquote(url[len(base_url) :].split("#")[0].split("?")[0])
+        path = site / (name or "index.html")
+        if path.is_dir():
+            path = path / "index.html"
+        if path.is_file():
+            sizes[name] = path.stat().st_size
+    return sizes
 
 
 #: Files a web host sends gzip-compressed (fonts and pictures are compressed

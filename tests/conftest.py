@@ -74,6 +74,7 @@ PAGE_MODULES = {
     "tests/test_site.py",
     "tests/test_site_players.py",
     "tests/test_accessibility.py",
+    "tests/test_site_weight.py",
 }
 PAGE_PARAMETER = re.compile(r"\[(book/[\w-]+\.html|index\.html)")
 

@@ -153,6 +153,10 @@ class Visit:
     #: "Check your understanding" pressed as tests/test_quiz.py says: None
     #: (no questions), "" (all gave the right feedback) or the failure.
     quiz: str | None = None
+    #: Every file the page asked for, and those it had loaded when the
+    #: network was idle, before any dropdown opened (test_site_weight.py).
+    requested: list[str] = field(default_factory=list)
+    loaded: list[str] = field(default_factory=list)
 
 
 def open_page(browser, base_url: str, visit: Visit, **context_options):
@@ -175,6 +179,7 @@ def open_page(browser, base_url: str, visit: Visit, **context_options):
         lambda message: message.type == "error" and visit.errors.append(message.text),
     )
     page.on("pageerror", lambda error: visit.errors.append(str(error)))
+    page.on("requestfinished", lambda request: visit.requested.append(request.url))
     return page
 
 
@@ -444,6 +449,7 @@ def page_layouts(browser, base_url):
                 )
             assert theme == "light"  # as the reader's system: back to it
             page.wait_for_load_state("networkidle")
+            record.loaded = list(record.requested)
             screenshot(page, path, full_page=True)
         done[path, loaded] = measure(page)
         done[path, loaded].axe = axe.audit(page)

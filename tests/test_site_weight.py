@@ -1,6 +1,9 @@
-"""What each page of the built site leaves out to weigh less (issue 22), in
-pure Python: no browser. The weights themselves are measured by ``make
-bench`` (benchmarks/pages.py, benchmarks/phone.py), not tested.
+"""What each page of the built site weighs (issue 22): at most 1.5 MB,
+everything it loads counted, in the browser tests' own page loads; and, in
+pure Python, what it leaves out to weigh less (_ext/page_weight.py,
+_ext/maths_style.py, _ext/offline_site.py). ``make bench`` measures the
+weights and times as a reader's browser meets them (benchmarks/pages.py,
+benchmarks/phone.py).
 """
 
 from __future__ import annotations
@@ -10,24 +13,28 @@ import sys
 from pathlib import Path
 
 import pytest
+import tinycss2
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 sys.path.insert(0, str(ROOT / "_ext"))
 
+import maths_style  # noqa: E402  (_ext/maths_style.py)
 import offline_site  # noqa: E402  (_ext/offline_site.py)
+import page_weight  # noqa: E402  (_ext/page_weight.py)
 import sitetools  # noqa: E402  (scripts/sitetools.py)
 
 SITE = sitetools.site_dir()
 BUILT = (SITE / "index.html").exists()
 PAGES = sitetools.html_pages(SITE) if BUILT else ["(no site)"]
+#: The pages a reader opens (the browser tests' pages: no redirects).
+BROWSED = [p for p in PAGES if not BUILT or not sitetools.is_redirect(SITE, p)]
+#: The most a page may weigh: everything it loads when opened, as files on
+#: disk (a reader's file:// copy; a web host sends less, compressed).
+MOST_BYTES = 1_500_000
 
 
-@pytest.fixture(scope="module")
-def site() -> Path:
-    if not BUILT:
-        pytest.skip(f"no built site at {SITE} (run make book)")
-    return SITE
+# site, base_url and layouts: tests/conftest.py
 
 
 @pytest.mark.parametrize("path", PAGES)
@@ -52,3 +59,110 @@ def test_code_keeps_only_spans_that_colour_it(site, path):
     assert classes & plain == set()
     if "import numpy" in " ".join(code for _, code, _ in blocks):
         assert "kn" in classes  # "import" is still highlighted
+
+
+@pytest.mark.parametrize("path", BROWSED)
+def test_page_weighs_at_most_1_5_MB(layouts, base_url, site, path):
+    """Everything the page loads when opened (desktop, until the network is
+    idle, no dropdown opened), at most 1.5 MB. docs/maintainers.md ("Page
+    weight") says what was cut to get there, and what is left to cut."""
+    sizes = sitetools.raw_sizes(site, base_url, layouts.visit(path).loaded)
+    assert path in sizes
+    heaviest = sorted(sizes.items(), key=lambda item: -item[1])[:6]
+    total = sum(sizes.values())
+    assert total <= MOST_BYTES, f"{total / 1e6:.3f} MB: " + ", ".join(
+        f"{name} {size / 1e3:.0f} kB" for name, size in heaviest
+    )
+
+
+def test_figures_load_as_webp_with_the_pngs_pixels(site):
+    """Every figure of a page (``_images``) loads as WebP, whose pixels are
+    exactly its PNG's; the PNG stays beside it."""
+    from PIL import Image, ImageChops
+
+    pictures = set()
+    for path in PAGES:
+        text = (site / path).read_text(encoding="utf-8")
+        assert not page_weight.PICTURE.search(text), f"{path} loads a PNG figure"
+        for src in re.findall(r'<img\b[^>]*?\bsrc="([^"]*_images/[^"]+)"', text):
+            pictures.add(((site / path).parent / src).resolve())
+    assert len(pictures) >= 20
+    for webp in sorted(pictures):
+        assert webp.suffix == ".webp", webp
+        with Image.open(webp) as lighter, Image.open(webp.with_suffix(".png")) as png:
+            mode = "RGBA" if "A" in png.getbands() else "RGB"
+            difference = ImageChops.difference(lighter.convert(mode), png.convert(mode))
+            assert difference.getbbox(alpha_only=False) is None, webp.name
+
+
+def test_every_icon_shown_is_in_the_cut_font(site):
+    """Each Font Awesome icon a page names (``fa-...``) still has its rule in
+    the purged style sheet, and its character is in the cut font it loads."""
+    from fontTools.ttLib import TTFont
+
+    styles = site / "_static" / "styles" / "pydata-sphinx-theme.css"
+    css = styles.read_text(encoding="utf-8")
+    font = site / "_static" / page_weight.FONTS / "fa-solid-900.icons.woff"
+    assert "fa-solid-900.icons.woff" in css
+    drawn = set(TTFont(font).getBestCmap())
+    named = set()
+    for path in PAGES:
+        text = (site / path).read_text(encoding="utf-8")
+        for value in re.findall(r'class="([^"]*\bfa-solid\b[^"]*)"', text):
+            named.update(c for c in value.split() if c.startswith("fa-"))
+    named -= {"fa-solid", "fa-lg", "fa-fw", "fa-2x", "fa-spin", "fa-pulse"}
+    assert len(named) >= 5
+    for icon in sorted(named):
+        rule = re.search(
+            rf"\.{re.escape(icon)}(?::before)?[,{{][^}}]*?(?:content|--fa):\s*"
+            r'"([^"]*)"',
+            css,
+        )
+        assert rule is not None, f"{icon}: no rule left"
+        assert page_weight.icons(f'"{rule.group(1)}"') <= drawn, icon
+
+
+def test_the_maths_fonts_hold_what_they_draw(site):
+    """Each of MathJax's cut fonts holds every character the maths' style
+    sheet draws with it (_ext/maths_style.py), and little else."""
+    from fontTools.ttLib import TTFont
+
+    static = site / "_static"
+    sheet = (static / "posenc-maths.css").read_text(encoding="utf-8")
+    rules = [
+        tinycss2.serialize([rule])
+        for rule in tinycss2.parse_stylesheet(sheet, skip_comments=True)
+        if rule.type != "whitespace"
+    ]
+    drawn = maths_style.drawn_by_font(rules)
+    assert {"MathJax_Main-Regular.woff", "MathJax_Math-Italic.woff"} <= set(drawn)
+    for name, characters in drawn.items():
+        whole = set(TTFont(maths_style.FONTS / name).getBestCmap())
+        cut = set(TTFont(static / maths_style.FONTS_DIR / name).getBestCmap())
+        assert characters & whole <= cut, name
+        if name != maths_style.ZERO:
+            # and few more: those the font's layout rules reach (three in all)
+            assert len(cut - characters) <= 5, (name, sorted(cut - characters))
+
+
+def test_purge_keeps_what_a_page_could_use():
+    """A rule stays if the classes and ids its selector names are all in
+    the site; what it only tests (states, attributes, :not) is not asked for."""
+    words = {"nav", "show", "bd-header", "item"}
+    css = (
+        '@charset "UTF-8";:root{--x:1}'
+        ".nav .item:hover,.popover{color:red}"
+        'html[data-theme=dark] .nav:not(.collapsed)>a::before{content:"\\f0c9"}'
+        "#bd-header{top:0}#other{top:1}"
+        "@media (min-width:960px){.show{display:block}.toast{opacity:0}}"
+        "@media print{.toast{display:none}}"
+        "@font-face{font-family:X;src:url(x.woff)}@keyframes spin{to{rotate:1turn}}"
+    )
+    kept = page_weight.purge(css, words)
+    assert ".nav .item:hover{color:red}" in kept
+    assert "html[data-theme=dark] .nav:not(.collapsed)>a::before" in kept
+    assert "#bd-header{top:0}" in kept and "#other" not in kept
+    assert "@media (min-width:960px){.show{display:block}}" in kept
+    assert "popover" not in kept and "toast" not in kept and "print" not in kept
+    assert ":root{--x:1}" in kept and "@font-face" in kept and "@keyframes" in kept
+    assert page_weight.icons(kept) == {0xF0C9}
