@@ -7,9 +7,10 @@ with the baseline it is read against: the same model at its initialisation
 (:func:`shuffle_windows`), uniform causal attention (:func:`uniform_profile`),
 random matrices with the same singular values (:func:`same_spectrum`), or
 the loss of a model that knows only how often each byte occurs
-(:func:`unigram_loss`).
+(:func:`frequency_loss`, from byte counts of the training split).
 
-Conventions (those of :mod:`posenc.trained`): row vectors; query position m,
+Conventions (those of :mod:`posenc.trained`): the code stores vectors as
+rows, the formulas (``p_m^T H p_n``) write them as columns; query position m,
 key position n, offset ``Delta = m - n >= 0`` (causal); heads of ``d_k`` =
 16 dimensions with frequency pairs (2i, 2i + 1), pair 0 the fastest
 (``theta_0 = 1``) and pair 7 the slowest. The measures:
@@ -397,7 +398,8 @@ def pair_margins(
         raise ValueError(f"offset must be from 1 to {length - 1}")
     qp = q.reshape(batch, length, d_k // 2, 2)
     kp = k.reshape(batch, length, d_k // 2, 2)
-    parts = np.einsum("bmip,bnip->imn", qp, kp) / (batch * math.sqrt(d_k))
+    parts = np.einsum("bmip,bnip->imn", qp, kp, optimize=True)
+    parts /= batch * math.sqrt(d_k)
     if against == "neighbours":
         queries = np.arange(offset + 1, length)
         attended = parts[:, queries, queries - offset].mean(axis=1)
