@@ -112,10 +112,15 @@ def kernel_config() -> Iterator[Config]:
 
 class ChapterWorker(ExecutionWorkerLocalMProc):
     """jupyter-cache's worker (execute in the notebook's folder, store the
-    result in the cache), with the kernel on :func:`kernel_config`."""
+    result in the cache), with the kernel on :func:`kernel_config` and one
+    BLAS thread: the workers already run a kernel per core, and two kernels
+    each with a BLAS thread per core fought over two cores (the trained
+    models' chapter took 88-117 s under load, about 40 s with one thread).
+    A reader's own ``OPENBLAS_NUM_THREADS`` is kept."""
 
     @staticmethod
     def execute(project_nb, data: ProcessData):
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # the kernel inherits it
         with kernel_config() as config:
             return single_nb_execution(
                 project_nb.nb,

@@ -283,7 +283,10 @@ def layer_norm(x: NDArray, gain: NDArray, bias: NDArray, eps: float) -> NDArray:
 
 def gelu(x: NDArray) -> NDArray:
     """GELU in its tanh form, as torch's ``gelu(approximate="tanh")``."""
-    return 0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x**3)))
+    # x * x * x, not x**3: numpy's float power is about 80 times slower
+    # (half of a forward pass's time)
+    cube = x * x * x
+    return 0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * cube)))
 
 
 def softmax(scores: NDArray) -> NDArray:

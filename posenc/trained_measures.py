@@ -7,9 +7,10 @@ with the baseline it is read against: the same model at its initialisation
 (:func:`shuffle_windows`), uniform causal attention (:func:`uniform_profile`),
 random matrices with the same singular values (:func:`same_spectrum`), or
 the loss of a model that knows only how often each byte occurs
-(:func:`unigram_loss`).
+(:func:`frequency_loss`, from byte counts of the training split).
 
-Conventions (those of :mod:`posenc.trained`): row vectors; query position m,
+Conventions (those of :mod:`posenc.trained`): the code stores vectors as
+rows, the formulas (``p_m^T H p_n``) write them as columns; query position m,
 key position n, offset ``Delta = m - n >= 0`` (causal); heads of ``d_k`` =
 16 dimensions with frequency pairs (2i, 2i + 1), pair 0 the fastest
 (``theta_0 = 1``) and pair 7 the slowest. The measures:
@@ -53,6 +54,7 @@ __all__ = [
     "centred_table",
     "relative_share",
     "same_spectrum",
+    "same_spectrum_draws",
     "relative_share_baseline",
     "head_relative_shares",
     "diagonal_share",
@@ -152,7 +154,9 @@ def centred_table(model: trained.Model, length: int = 128) -> NDArray[np.float64
     return table - table.mean(axis=1, keepdims=True)
 
 
-def relative_share(h: ArrayLike, table: ArrayLike, causal: bool = False) -> float:
+def relative_share(
+    h: ArrayLike, table: ArrayLike, causal: bool = False
+) -> float | NDArray:
     """``1 - cross_leakage(P H P^T)``: the share of the variation of the cross
     terms ``p_m^T H p_n`` (m != n, ``P`` the rows ``p_t``) that a function of
     ``m - n`` explains. 1 for cross terms in the offset alone (H = I on the
@@ -160,13 +164,28 @@ def relative_share(h: ArrayLike, table: ArrayLike, causal: bool = False) -> floa
 
     With ``causal`` only the terms a causal head reads count, key before
     query (n < m, query m on the left of H): the same share over them.
+    ``h`` may be a stack (..., d, d) of matrices: one share each, shape
+    (...) (a float for one matrix).
     """
     h, table = np.asarray(h, dtype=np.float64), np.asarray(table, dtype=np.float64)
-    if h.ndim != 2 or h.shape[0] != h.shape[1] or table.shape[-1] != h.shape[0]:
+    if (
+        h.ndim < 2
+        or h.shape[-1] != h.shape[-2]
+        or table.ndim != 2
+        or table.shape[-1] != h.shape[-1]
+        or table.shape[0] < 2
+    ):
         raise ValueError(
-            f"need H (d, d) and a table (L, d), got {h.shape}, {table.shape}"
+            f"need H (..., d, d) and a table (L, d), L >= 2, "
+            f"got {h.shape}, {table.shape}"
         )
-    cross = table @ h @ table.T
+    crosses = table @ h.reshape(-1, *h.shape[-2:]) @ table.T
+    shares = np.array([_explained_share(cross, causal) for cross in crosses])
+    return float(shares[0]) if h.ndim == 2 else shares.reshape(h.shape[:-2])
+
+
+def _explained_share(cross: NDArray, causal: bool) -> float:
+    """:func:`relative_share` of one matrix of cross terms (L, L)."""
     if not causal:
         return 1.0 - cross_leakage(cross)
     size = cross.shape[0]
@@ -179,10 +198,12 @@ def relative_share(h: ArrayLike, table: ArrayLike, causal: bool = False) -> floa
     return 1.0 - float(np.sum(residual**2) / np.sum((values - values.mean()) ** 2))
 
 
-def _haar(size: int, rng: np.random.Generator) -> NDArray[np.float64]:
-    """A random orthogonal matrix, uniform (Haar) over the orthogonal group."""
-    q, r = np.linalg.qr(rng.standard_normal((size, size)))
-    return q * np.sign(np.diag(r))
+def _haar(size: int, rng: np.random.Generator, count: int = 1) -> NDArray[np.float64]:
+    """``count`` random orthogonal matrices (count, size, size), uniform (Haar)
+    over the orthogonal group: the QR factor of a Gaussian matrix, its
+    columns' signs fixed by R's diagonal."""
+    q, r = np.linalg.qr(rng.standard_normal((count, size, size)))
+    return q * np.sign(np.diagonal(r, axis1=-2, axis2=-1))[:, None, :]
 
 
 def same_spectrum(h: ArrayLike, rng: np.random.Generator) -> NDArray[np.float64]:
@@ -191,8 +212,19 @@ def same_spectrum(h: ArrayLike, rng: np.random.Generator) -> NDArray[np.float64]
     has the size and rank of ``h`` and no reason to favour any offset."""
     h = np.asarray(h, dtype=np.float64)
     singular = np.linalg.svd(h, compute_uv=False)
-    size = h.shape[0]
-    return (_haar(size, rng) * singular) @ _haar(size, rng).T
+    u, v = _haar(h.shape[0], rng, 2)
+    return (u * singular) @ v.T
+
+
+def same_spectrum_draws(h: ArrayLike, samples: int, seed: int) -> NDArray[np.float64]:
+    """``samples`` draws of :func:`same_spectrum` of ``h`` from
+    ``np.random.default_rng(seed)``, in one pass: shape (samples, d, d),
+    the same matrices as ``samples`` calls in a row on that generator."""
+    h = np.asarray(h, dtype=np.float64)
+    samples = check_count(samples, "samples")
+    singular = np.linalg.svd(h, compute_uv=False)
+    pairs = _haar(h.shape[0], np.random.default_rng(seed), 2 * samples)
+    return (pairs[0::2] * singular) @ np.swapaxes(pairs[1::2], -1, -2)
 
 
 def relative_share_baseline(
@@ -203,12 +235,9 @@ def relative_share_baseline(
     causal: bool = False,
 ) -> NDArray[np.float64]:
     """:func:`relative_share` of ``samples`` draws of :func:`same_spectrum`
-    of ``h`` on the same table, from ``np.random.default_rng(seed)``."""
-    rng = np.random.default_rng(seed)
-    samples = check_count(samples, "samples")
-    return np.array(
-        [relative_share(same_spectrum(h, rng), table, causal) for _ in range(samples)]
-    )
+    of ``h`` on the same table, from ``np.random.default_rng(seed)``
+    (:func:`same_spectrum_draws`)."""
+    return relative_share(same_spectrum_draws(h, samples, seed), table, causal)
 
 
 def head_relative_shares(
@@ -218,9 +247,8 @@ def head_relative_shares(
     :func:`centred_table`, shape (heads,). Only for the variants that add a
     table (sinusoidal, learned)."""
     check_choice(model.variant, "variant", ("sinusoidal", "learned"))
-    table = centred_table(model, length)
-    return np.array(
-        [relative_share(h, table, causal) for h in trained.h_matrices(model, 0)]
+    return relative_share(
+        trained.h_matrices(model, 0), centred_table(model, length), causal
     )
 
 
@@ -370,7 +398,8 @@ def pair_margins(
         raise ValueError(f"offset must be from 1 to {length - 1}")
     qp = q.reshape(batch, length, d_k // 2, 2)
     kp = k.reshape(batch, length, d_k // 2, 2)
-    parts = np.einsum("bmip,bnip->imn", qp, kp) / (batch * math.sqrt(d_k))
+    parts = np.einsum("bmip,bnip->imn", qp, kp, optimize=True)
+    parts /= batch * math.sqrt(d_k)
     if against == "neighbours":
         queries = np.arange(offset + 1, length)
         attended = parts[:, queries, queries - offset].mean(axis=1)

@@ -40,9 +40,10 @@ SLIDE_HEIGHT = 3.2
 SLIDE_TICKS = (4, 8, 12, 16, 20)
 
 
-def _minus(value: float, digits: int = 3) -> str:
-    """``value`` with a true minus sign."""
-    return f"{value:+.{digits}f}".replace("-", "−")
+def _minus(value: float, sign: str = "") -> str:
+    """``value`` to three decimals with a true minus sign (``sign="+"``:
+    a plus sign on a positive value too)."""
+    return f"{value:{sign}.3f}".replace("-", "−")
 
 
 class RopePlanesSlide(RopePlanesExplorer):
@@ -71,7 +72,7 @@ class RopePlanesSlide(RopePlanesExplorer):
         super().draw(m, delta)
         data = rope_planes_data(m, delta)
         for note, part in zip(self.plane_notes, data["products"], strict=True):
-            note.set_text(_minus(part))
+            note.set_text(_minus(part, "+"))
         self.title.set_text(f"m = {m}, n = {data['n']}: score {_minus(data['score'])}")
 
 
@@ -103,7 +104,7 @@ class OffsetClocksSlide(OffsetClocksExplorer):
             f"mθ = {data['angle_m']:.2f}\n"
             f"nθ = {data['angle_n']:.2f}\n"
             f"Δθ = {data['between']:.2f}\n"
-            f"⟨pₘ, pₙ⟩ = {data['inner']:.3f}"
+            f"⟨pₘ, pₙ⟩ = {_minus(data['inner'])}"
         )
 
 

@@ -195,10 +195,10 @@ def test_mixed_pairings_leakage_is_one_draw():
 
 
 def test_roformer_bound_falls_overall_not_at_every_offset():
-    """rope, slide 11: RoFormer's relative bound (d = 128, base 1e4) is 32.5
+    """rope, slide 12: RoFormer's relative bound (d = 128, base 1e4) is 32.5
     at offset 0 and 4.5 at 1000 but rises at 483 of the 1000 steps (its
     lowest, 3.9, at 913); the slide says "overall", not "falls with it"."""
-    text = shown(slide("rope", 11))
+    text = shown(slide("rope", 12))
     assert "32.5" in text and "4.5" in text and "overall" in text
     assert "falls with it" not in text
     relative = np.array(
@@ -210,12 +210,12 @@ def test_roformer_bound_falls_overall_not_at_every_offset():
 
 
 def test_average_score_two_g_needs_mean_0_and_variance_1():
-    """rope, slide 11: the average score 2 g(m - n) for q = k holds for
+    """rope, slide 12: the average score 2 g(m - n) for q = k holds for
     entries of mean 0 and variance 1 (the 2 is E|q^(i)|^2, two entries of
     mean square 1). With variance 4 it is 8 g; with variance 1 and the
     chapter's common mean p~_0 (each pair (1, 0)) it is 3 g. Monte Carlo,
     d = 16, 4000 draws, at offsets 0 and 10."""
-    text = shown(slide("rope", 11))
+    text = shown(slide("rope", 12))
     assert "mean 0 and variance 1" in text
     rng = np.random.default_rng(1)
     d, offsets = 16, np.array([0.0, 10.0])
@@ -231,11 +231,11 @@ def test_decks_state_the_base_criterion_not_separation():
     """rope's recap and long_context's motivation and recap name the
     criterion the chapter states (g >= 0: an equal key scores at least as
     high as a random one), not "telling positions apart"."""
-    texts = [everything(slide("rope", 12))]
+    texts = [everything(slide("rope", 13))]
     texts += [everything(s) for s in deck("long_context") if s.kind != "content"]
     for text in texts:
         assert "apart" not in text and "separates" not in text
-    assert r"g(\Delta) \ge 0" in everything(slide("rope", 12))
+    assert r"g(\Delta) \ge 0" in everything(slide("rope", 13))
 
 
 @pytest.mark.parametrize(

@@ -128,6 +128,32 @@ def test_baseline_is_seeded_and_centred_near_chance():
     assert first.shape == (50,) and np.median(first) < 0.9
 
 
+def test_draws_in_one_pass_are_the_draws_one_at_a_time():
+    # same_spectrum_draws gives the matrices that same_spectrum gives in
+    # a row on one generator, so a baseline's numbers do not depend on it
+    rng = np.random.default_rng(5)
+    h = rng.normal(size=(10, 10))
+    one_by_one = np.random.default_rng(9)
+    expected = [tm.same_spectrum(h, one_by_one) for _ in range(7)]
+    np.testing.assert_allclose(
+        tm.same_spectrum_draws(h, 7, seed=9), expected, rtol=0, atol=1e-12
+    )
+
+
+def test_a_stack_of_matrices_gives_each_its_share():
+    rng = np.random.default_rng(6)
+    table = rng.normal(size=(20, 8))
+    stack = rng.normal(size=(2, 3, 8, 8))
+    for causal in (False, True):
+        shares = tm.relative_share(stack, table, causal)
+        assert shares.shape == (2, 3)
+        for index in np.ndindex(2, 3):
+            one = tm.relative_share(stack[index], table, causal)
+            assert isinstance(one, float) and shares[index] == one
+    with pytest.raises(ValueError, match="table"):
+        tm.relative_share(np.eye(8), table[:1])
+
+
 def test_head_relative_shares_only_where_a_table_is_added():
     shares = tm.head_relative_shares(trained.load("learned", 0), 32)
     assert shares.shape == (4,) and np.all((shares >= 0) & (shares <= 1))
