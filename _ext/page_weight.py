@@ -28,8 +28,9 @@ everything it loads counted). When the build has finished:
 * **The figures as lossless WebP.** A figure of the build
   (``_images/*.png``, matplotlib's, 200 dpi) is written again as lossless
   WebP beside its PNG, the same pixels in 40 % of the bytes, and every
-  page's, deck's and handout's ``<img>`` loads that (:func:`lighter_pictures`).
-  The PNG stays for what links to it. The players' frames
+  page's, deck's and handout's ``<img>`` loads that, and a click on it
+  opens that (:func:`lighter_pictures`). The PNG stays beside it: it
+  records the figure's dpi, which the tests read. The players' frames
   (``_static/explorers``) load only when a slider moves and stay PNG.
 
 docs/maintainers.md ("Page weight") has the numbers.
@@ -211,6 +212,8 @@ def theirs(sheet: Path, static: Path) -> bool:
 #: A page's picture that is a figure of the build: an ``<img>`` whose source
 #: is a PNG in ``_images``.
 PICTURE = re.compile(r'(<img\b[^>]*?\bsrc=")([^"]*?_images/[^"/]+)\.png"')
+#: A link to such a figure (Sphinx's: a click opens it whole).
+PICTURE_LINK = re.compile(r'(<a\b[^>]*?\bhref=")([^"]*?_images/[^"/]+)\.png"')
 #: Pillow's modes whose pixels lossless WebP keeps exactly.
 EXACT_MODES = {"RGB", "RGBA", "L", "LA", "P", "PA", "1"}
 
@@ -238,19 +241,21 @@ def as_webp(png: Path) -> bool:
 
 
 def lighter_pictures(pages: dict[Path, str], outdir: Path) -> int:
-    """Point every page's figures at their WebP (:func:`as_webp`); the
-    pages whose text changed are rewritten. Returns the bytes saved."""
+    """Point every page's figures, and the links that open them, at their
+    WebP (:func:`as_webp`); the pages whose text changed are rewritten.
+    Returns the bytes saved."""
     from concurrent.futures import ThreadPoolExecutor
 
-    wanted: dict[Path, list[Path]] = {}
+    wanted: set[Path] = set()
     for page, text in pages.items():
         for match in PICTURE.finditer(text):
             png = (page.parent / (match.group(2) + ".png")).resolve()
             if png.is_file() and png.is_relative_to(outdir.resolve()):
-                wanted.setdefault(png, []).append(page)
+                wanted.add(png)
     # Pillow's encoder lets go of Python's lock: one picture per core.
+    ordered = sorted(wanted)
     with ThreadPoolExecutor(max_workers=os.cpu_count()) as pool:
-        lighter = dict(zip(wanted, pool.map(as_webp, wanted), strict=True))
+        lighter = dict(zip(ordered, pool.map(as_webp, ordered), strict=True))
 
     def point(page: Path):
         def replace(match: re.Match) -> str:
@@ -262,7 +267,7 @@ def lighter_pictures(pages: dict[Path, str], outdir: Path) -> int:
         return replace
 
     for page, text in pages.items():
-        new = PICTURE.sub(point(page), text)
+        new = PICTURE_LINK.sub(point(page), PICTURE.sub(point(page), text))
         if new != text:
             page.write_text(new, encoding="utf-8")
             pages[page] = new

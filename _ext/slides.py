@@ -340,8 +340,9 @@ def link_deck(app: Sphinx, doctree: nodes.document, docname: str) -> None:
 
 
 def png_design_size(path: Path) -> tuple[float, float]:
-    """Width and height of a PNG at its design resolution, in CSS px."""
-    data = path.read_bytes()
+    """Width and height of a PNG at its design resolution, in CSS px (of a
+    figure's WebP, its PNG's: _ext/page_weight.py writes it beside it)."""
+    data = path.with_suffix(".png").read_bytes()
     width, height = struct.unpack(">II", data[16:24])
     dpi = DESIGN_DPI
     at = data.find(b"pHYs")

@@ -244,10 +244,15 @@ LEAST_SCALE = 0.75
 
 
 def image_bytes(site, src: str) -> bytes:
-    """The file behind ``src``: a data URI, or a file of the served site."""
+    """The file behind ``src``: a data URI, or a file of the served site. A
+    figure loaded as WebP (_ext/page_weight.py) records no dpi: its PNG,
+    beside it with the same pixels (tests/test_site_weight.py), does."""
     if src.startswith("data:"):
         return base64.b64decode(src.split(",", 1)[1])
-    return (site / unquote(urlsplit(src).path).lstrip("/")).read_bytes()
+    path = site / unquote(urlsplit(src).path).lstrip("/")
+    if path.suffix == ".webp" and path.with_suffix(".png").is_file():
+        path = path.with_suffix(".png")
+    return path.read_bytes()
 
 
 def design_width(data: bytes, natural: int) -> float:
@@ -286,7 +291,8 @@ def test_figures_are_shown_at_their_design_width(layouts, site, path):
             if least_text is not None:
                 text = smallest * scale * ratio
                 assert text >= least_text, f"{where}: text {text:.1f} px"
-    # A click on a static figure opens its PNG, at twice its design width.
+    # A click on a static figure opens it (PNG or WebP), at twice its
+    # design width.
     for image in layouts(path, "desktop").images:
         if image["static"]:
             assert image["link"] == image["src"], image["src"][-40:]
