@@ -24,6 +24,9 @@ everything it loads counted). When the build has finished:
   the private-use characters in their strings) with fontTools, as WOFF
   (fontTools writes WOFF2 only with the ``brotli`` package, which the book
   does not need otherwise), and the ``@font-face`` points at the cut font.
+  A cut font is renamed, and so are its families in every style sheet
+  (:data:`ICON_FAMILIES`): Font Awesome Free's licence (SIL OFL 1.1,
+  Reserved Font Name "Font Awesome") forbids the name to a modified font.
   :func:`cut_font` also cuts MathJax's fonts (``_ext/prerender_maths.py``).
 * **The figures as lossless WebP.** A figure of the build
   (``_images/*.png``, matplotlib's, 200 dpi) is written again as lossless
@@ -147,10 +150,13 @@ def icons(css: str) -> set[int]:
     }
 
 
-def cut_font(source: Path, target: Path, characters: set[int]) -> bool:
+def cut_font(
+    source: Path, target: Path, characters: set[int], renamed: str | None = None
+) -> bool:
     """Write ``source``'s glyphs for ``characters`` to ``target`` (WOFF, the
-    same bytes for the same input); False if the font has none of them.
-    Also cuts MathJax's fonts (_ext/prerender_maths.py)."""
+    same bytes for the same input), named ``renamed`` if given (its family,
+    full and PostScript names; copyright and licence kept); False if the
+    font has none of them. Also cuts MathJax's fonts (_ext/maths_style.py)."""
     from fontTools import subset
     from fontTools.ttLib import TTFont
 
@@ -168,6 +174,18 @@ def cut_font(source: Path, target: Path, characters: set[int]) -> bool:
     subsetter = subset.Subsetter(options)
     subsetter.populate(unicodes=present)
     subsetter.subset(font)
+    if renamed is not None:
+        style = font["name"].getDebugName(2) or "Regular"
+        names = {
+            1: renamed,
+            3: f"{renamed} {style}",
+            4: f"{renamed} {style}",
+            6: f"{renamed.replace(' ', '')}-{style.replace(' ', '')}",
+            16: renamed,
+        }
+        for record in font["name"].names:
+            if record.nameID in names:
+                record.string = names[record.nameID]
     font.flavor = "woff"
     font.save(target)
     return True
@@ -303,11 +321,28 @@ def lighter_site(app, exception) -> None:
         before, after = before + len(css.encode()), after + len(lean.encode())
         if "fontawesome" in lean:
             lean = cut_icon_fonts(lean, sheet, static)
-        sheet.write_text(lean, encoding="utf-8")
+        sheet.write_text(renamed_families(lean), encoding="utf-8")
     logger.info(
         f"lighter pages: the theme's style sheets {before / 1e3:.0f} -> "
         f"{after / 1e3:.0f} kB, the figures {saved / 1e3:.0f} kB lighter as WebP"
     )
+
+
+#: Font Awesome's families, and the names of their cut fonts. Font Awesome
+#: Free's fonts are under the SIL Open Font License with the Reserved Font
+#: Name "Font Awesome": a modified font (a cut one) may not bear it.
+ICON_FAMILIES = {
+    "Font Awesome 6 Free": "Book Icons",
+    "Font Awesome 6 Brands": "Book Brand Icons",
+}
+
+
+def renamed_families(css: str) -> str:
+    """``css`` naming the cut icon fonts' families (:data:`ICON_FAMILIES`),
+    quoted or not."""
+    for old, new in ICON_FAMILIES.items():
+        css = re.sub(r"\\? ".join(map(re.escape, old.split())), new, css)
+    return css
 
 
 def cut_icon_fonts(css: str, sheet: Path, static: Path) -> str:
@@ -319,7 +354,8 @@ def cut_icon_fonts(css: str, sheet: Path, static: Path) -> str:
         target = source.with_suffix(".icons.woff")
         url = re.escape(source.stem)
         face = re.compile(rf"url\([^)]*{url}\.woff2\)[^;}}]*")
-        if cut_font(source, target, characters):
+        family = "Font Awesome 6 " + ("Brands" if "brands" in source.stem else "Free")
+        if cut_font(source, target, characters, renamed=ICON_FAMILIES[family]):
             href = target.relative_to(static).as_posix()
             up = "../" * (len(sheet.relative_to(static).parts) - 1)
             css = face.sub(f'url({up}{href}) format("woff")', css)

@@ -97,14 +97,19 @@ def test_figures_load_as_webp_with_the_pngs_pixels(site):
 
 def test_every_icon_shown_is_in_the_cut_font(site):
     """Each Font Awesome icon a page names (``fa-...``) still has its rule in
-    the purged style sheet, and its character is in the cut font it loads."""
+    the purged style sheet, and its character is in the cut font it loads;
+    the cut font does not bear the licence's Reserved Font Name."""
     from fontTools.ttLib import TTFont
 
     styles = site / "_static" / "styles" / "pydata-sphinx-theme.css"
     css = styles.read_text(encoding="utf-8")
     font = site / "_static" / page_weight.FONTS / "fa-solid-900.icons.woff"
     assert "fa-solid-900.icons.woff" in css
-    drawn = set(TTFont(font).getBestCmap())
+    cut = TTFont(font)
+    drawn = set(cut.getBestCmap())
+    for number in (1, 3, 4, 6, 16):
+        assert "Font Awesome" not in (cut["name"].getDebugName(number) or "")
+    assert "Font Awesome" not in css.replace("Font Awesome version", "")
     named = set()
     for path in PAGES:
         text = (site / path).read_text(encoding="utf-8")
