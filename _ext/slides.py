@@ -654,11 +654,22 @@ def write_handout(site: Path, page: str, slides: list[Slide]) -> Path:
     where = page
     title = _title_text(soup)
     name = Path(page).stem
-    equations, figure = [], None
+    equations, figure, leads = [], None, {}
     for slide in slides:
-        equations += [key for key in slide.names if key.startswith("eq-")]
+        for before, entry in zip([None, *slide.show[:-1]], slide.show, strict=True):
+            if isinstance(entry, str) and entry.startswith("eq-"):
+                equations.append(entry)
+                # a text ending in ":" just before an equation is its lead:
+                # it defines the equation's symbols, on the handout too
+                if isinstance(before, Text) and before.text.endswith(":"):
+                    leads[entry] = before.text
         if slide.handout:
             figure = slide.handout
+    summary = soup.find(id="summary")
+    # an equation the summary cites is a key equation too
+    for link in summary.select('a[href^="#equation-eq-"]') if summary else []:
+        key = link["href"].removeprefix("#equation-")
+        equations += [] if key in equations else [key]
     if figure is None:
         figures = [k for s in slides for k in s.names if k.startswith("fig-")]
         figure = figures[0] if figures else None
@@ -666,13 +677,15 @@ def write_handout(site: Path, page: str, slides: list[Slide]) -> Path:
     parts.append(str(_plain(_element(soup, "short", where))))
     if equations:
         parts.append("<h2>Key equations</h2>")
-        parts += [str(_plain(_element(soup, key, where))) for key in equations]
+        for key in equations:
+            if key in leads:
+                parts.append(f"<p>{_text_html(leads[key])}</p>")
+            parts.append(str(_plain(_element(soup, key, where))))
     if figure:
         element = _plain(_element(soup, figure, where))
         for control in element.find_all(class_="posenc-controls"):
             control.decompose()
         parts.append(f'<div class="posenc-handout-figure">{element}</div>')
-    summary = soup.find(id="summary")
     if summary is not None:
         summary = _plain(summary)
         for cell in summary.find_all(class_="cell"):

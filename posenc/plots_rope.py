@@ -35,7 +35,8 @@ _LABEL = 0.25  # the speed's name under a box
 _GAP = 0.08  # between a row's labels and what is below them
 _VALUES = 0.25  # the line of the speeds' values, at the bottom
 _ARC = 0.16  # the height of an arc over neighbours; a longer arc of a
-_ARC_STEP = 0.06  # later pair is higher, so that arcs that cross part
+_ARC_STEP = 0.12  # later pair is higher and flat on top (a bracket), so
+# that arcs that cross meet only at their legs, each top at its own height
 
 
 def _rise(i: int, a: int, b: int) -> float:
@@ -103,9 +104,13 @@ def pairings_figure(pairings: dict, d: int, base: float) -> Figure:
             x_left, x_right = centres[min(a, b)], centres[max(a, b)]
             angle = np.linspace(np.pi, 0, 60)
             centre, half = (x_left + x_right) / 2, (x_right - x_left) / 2
+            xs, ys = centre + half * np.cos(angle), np.sin(angle)
+            if abs(b - a) > 1:  # a bracket: legs up, a flat top
+                xs = np.array([x_left, x_left, x_right, x_right])
+                ys = np.array([0.0, 1.0, 1.0, 0.0])
             ax.plot(
-                centre + half * np.cos(angle),
-                box_bottom + _BOX + _rise(i, a, b) * np.sin(angle),
+                xs,
+                box_bottom + _BOX + _rise(i, a, b) * ys,
                 _STYLES[i % len(_STYLES)],
                 color=PALETTE[colour],
                 lw=2.0,

@@ -65,6 +65,7 @@ __all__ = [
     "distance_ratios",
     "uniform_attention",
     "window_share",
+    "first_attention_at_stream_scale",
     "head_pair_norms",
     "pair_margins",
     "loss_table",
@@ -467,3 +468,39 @@ def byte_baseline() -> dict[str, NDArray]:
         baseline = {name: data[name] for name in data.files}
     baseline["meta"] = json.loads(str(baseline["meta"]))
     return baseline
+
+
+def first_attention_at_stream_scale(
+    model: trained.Model, tokens: ArrayLike, part: str
+) -> NDArray[np.float64]:
+    """The first layer's attention (batch, heads, T, T) when only ``part``
+    ("position" or "token") reaches it, but divided by the whole stream's
+    LayerNorm scale: the other part is removed after the normalisation's
+    spread is taken, so the part kept is not rescaled to the stream's size
+    (as :func:`trained.forward` with ``parts`` alone does)."""
+    part = check_choice(part, "part", ("position", "token"))
+    tokens = trained.check_tokens(model, tokens)
+    tokens = tokens[None] if tokens.ndim == 1 else tokens
+    config, w = model.config, model.weights
+    heads, d_k, length = config["heads"], model.d_k, tokens.shape[1]
+    embed_token = w["tok_emb"][tokens] * math.sqrt(config["d_model"])
+    embed_position = np.broadcast_to(
+        trained.position_vectors(model, length), embed_token.shape
+    )
+    both = embed_token + embed_position
+    scale = np.sqrt(both.var(axis=-1, keepdims=True) + config["ln_eps"])
+    kept = embed_position if part == "position" else embed_token
+    h = (kept - kept.mean(axis=-1, keepdims=True)) / scale
+    h = h * w["blocks.0.ln1.weight"] + w["blocks.0.ln1.bias"]
+
+    def split(m: NDArray) -> NDArray:  # (B, T, d) -> (B, heads, T, d_k)
+        return m.reshape(m.shape[0], length, heads, d_k).transpose(0, 2, 1, 3)
+
+    positions = np.arange(length)
+    q, k = (
+        trained.rotate_heads(split(h @ w["blocks.0." + name]), positions, config)
+        for name in ("w_q", "w_k")
+    )
+    scores = q @ k.transpose(0, 1, 3, 2) / math.sqrt(d_k)
+    causal = np.triu(np.ones((length, length), dtype=bool), 1)
+    return trained.softmax(np.where(causal, -np.inf, scores))

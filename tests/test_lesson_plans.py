@@ -155,8 +155,9 @@ def test_every_named_slide_exists_with_that_number():
 #: A short mention of a slide without its title: "Taylor slide 2",
 #: "decay slides 4". (Names are the decks' names in the table.)
 SHORT = r"(?P<deck>{decks}),? slides? (?P<number>\d+)\b"
-#: Words that make a sentence a question to the students.
-ASKING = re.compile(r"\b(ask|asks|asked|asking|predict\w*)\b|\?", re.I)
+#: Words that make a sentence a question to the students, or say that its
+#: slide reveals step by step (both need the slide's ``steps``).
+ASKING = re.compile(r"\b(ask|asks|asked|asking|predict\w*|step by step)\b|\?", re.I)
 #: A block of the plans: a table row, a list item (to its next item or a
 #: blank line) or a paragraph.
 BLOCK = re.compile(
@@ -200,12 +201,14 @@ def asked_slides(text: str, table: dict[str, list[str]]):
     (ending at ".", "?" or "!" before white space; a slide's quoted title is
     blanked first, so that a title's own "?" or "." counts for nothing). A
     sentence *asks* if it contains "ask", "asks", "asked", "asking", a word
-    starting with "predict", or "?". A sentence that asks is about the
-    slides it names; if it names none, about the slides the sentence just
-    before it names, if that one does not ask itself (a lead such as
-    **Taylor deck, slide 5 "..."**. then the question); else about no
-    slide (a general question). Deck names are matched in any case
-    ("Complex deck" is the complex deck).
+    starting with "predict", "step by step" (a slide said to reveal step by
+    step must have steps: "RoPE slide 10: reveal it step by step" named a
+    static slide once, and only the slide's existence was checked), or "?".
+    A sentence that asks is about the slides it names; if it names none,
+    about the slides the sentence just before it names, if that one does
+    not ask itself (a lead such as **Taylor deck, slide 5 "..."**. then
+    the question); else about no slide (a general question). Deck names
+    are matched in any case ("Complex deck" is the complex deck).
     """
     asked = []
     for block in BLOCK.finditer(text):

@@ -24,7 +24,7 @@ most ``MAX_TITLE`` characters; every figure on a slide has a caption that
 says more than its number; every slide that shows an equation has ``board``;
 ``ask`` only with ``steps``, and ``steps`` only with two entries or more. In
 Chromium, with every step of a slide shown: no slide is more than half empty
-(:data:`HALF_EMPTY`), text entries are at least 24 px, and axe-core's
+(:data:`HALF_EMPTY`), text entries and code are at least 24 px, and axe-core's
 ``color-contrast`` rule (WCAG AA: 4.5:1 for text, 3:1 for large text) finds
 nothing. The smallest text of each figure on a slide (its 10 pt times its
 scale on the screen) is at least ``slides.FIGURE_TEXT_PX`` (24 px) except
@@ -89,6 +89,7 @@ MEASURE = r"""() => {
   const scale = Reveal.getScale();
   const small = [];
   const points = [];
+  const code = [];
   const walker = document.createTreeWalker(slide, NodeFilter.SHOW_TEXT);
   while (walker.nextNode()) {
     const node = walker.currentNode;
@@ -102,6 +103,8 @@ MEASURE = r"""() => {
     if (px < 19.95) small.push(node.textContent.trim().slice(0, 30) + " " + px);
     if (host.closest("ul.posenc-points") && px < 23.95)
       points.push(node.textContent.trim().slice(0, 30) + " " + px);
+    if (host.closest("pre") && px < 23.95)
+      code.push(node.textContent.trim().slice(0, 30) + " " + px);
   }
   const copy = slide.cloneNode(true);
   copy.querySelectorAll("aside.notes, mjx-container, script, style")
@@ -119,7 +122,7 @@ MEASURE = r"""() => {
     .map(e => e.getBoundingClientRect())
     .filter(r => r.height > 0 && r.bottom > 768 + 1).length;
   return {
-    small, points, images, scale, overflow,
+    small, points, code, images, scale, overflow,
     height: box.height,
     text: copy.textContent,
     untypeset: maths.filter(m => !m.querySelector("mjx-container")).length,
@@ -269,6 +272,8 @@ def test_deck_by_keyboard(browser, name):
             problems.append(f"slide {index}: text below 20 px {shown['small']}")
         if shown["points"]:
             problems.append(f"slide {index}: bullets below 24 px {shown['points']}")
+        if shown["code"]:
+            problems.append(f"slide {index}: code below 24 px {shown['code']}")
         if shown["overflow"]:
             problems.append(f"slide {index}: {shown['overflow']} boxes off")
         for image in shown["images"]:

@@ -349,3 +349,23 @@ def test_the_shipped_byte_baseline_is_the_training_corpus():
     # train.py's own windows: same count and length as it records losses on
     train = (root / "training" / "train.py").read_text()
     assert f"VAL_WINDOWS = {script.WINDOWS}\n" in train
+
+
+def test_stream_scale_attention_is_forward_when_the_other_part_is_zero(text):
+    """With the token embedding zeroed the stream is the table, so keeping
+    the stream's scale changes nothing: the same attention as forward's;
+    with the tokens present, the table is no longer rescaled (differs)."""
+    import dataclasses
+
+    model = trained.load("sinusoidal", 0)
+    zeroed = dataclasses.replace(
+        model, weights={**model.weights, "tok_emb": 0 * model.weights["tok_emb"]}
+    )
+    ours = tm.first_attention_at_stream_scale(zeroed, text[:2], "position")
+    theirs = trained.forward(zeroed, text[:2], parts=("position",)).attention[0]
+    assert np.allclose(ours, theirs, atol=1e-12)
+    kept = tm.first_attention_at_stream_scale(model, text[:2], "position")
+    rescaled = trained.forward(model, text[:2], parts=("position",)).attention[0]
+    assert not np.allclose(kept, rescaled, atol=1e-3)
+    with pytest.raises(ValueError):
+        tm.first_attention_at_stream_scale(model, text[:2], "both")
