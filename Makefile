@@ -100,7 +100,7 @@ test: $(INSTALLED) $(MATHS_INSTALLED)
 	book_status=0; wait $$book || book_status=$$?; \
 	echo; echo "The student edition's build:"; cat _build/student.log; \
 	exit $$(( book_status ? book_status : student ))
-	$(BIN)/pytest $(XDIST) -m "not mutants and not fresh_venv" tests
+	$(BIN)/pytest $(XDIST) --durations=20 -m "not mutants and not fresh_venv" tests
 
 # Mutation tests: plant known bugs in copies of posenc and require the tests
 # to catch each one (slow; every core).
