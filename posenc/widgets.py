@@ -24,10 +24,8 @@ from __future__ import annotations
 from typing import ClassVar
 
 import numpy as np
-from matplotlib import colormaps
 from matplotlib.collections import LineCollection
 from matplotlib.figure import Figure
-from matplotlib.ticker import MaxNLocator, ScalarFormatter
 
 from . import core, experiments, scaling
 from .explorer import (
@@ -47,8 +45,10 @@ from .figure_style import (
     new_figure,
 )
 from .widgets_complex import OffsetClocksExplorer
+from .widgets_decay import DecayExplorer, OffsetExplorer, range_choice
+from .widgets_encoding import HEAT_MAP_COLUMNS, HEAT_MAP_GAP, EncodingExplorer
 from .widgets_rope import RopePlanesExplorer
-from .widgets_slides import SLIDE_FORMS, OffsetClocksSlide, RopePlanesSlide
+from .widgets_slides import SLIDE_FORMS
 from .widgets_trained import AttentionOffsetExplorer
 
 __all__ = [
@@ -59,8 +59,6 @@ __all__ = [
     "ClockExplorer",
     "OffsetClocksExplorer",
     "RopePlanesExplorer",
-    "RopePlanesSlide",
-    "OffsetClocksSlide",
     "SLIDE_FORMS",
     "AttentionOffsetExplorer",
     "DecayExplorer",
@@ -70,129 +68,12 @@ __all__ = [
     "ScalingExplorer",
     "D_CHOICES",
     "BASE_CHOICES",
+    "HEAT_MAP_COLUMNS",
+    "HEAT_MAP_GAP",
 ]
 
 
 # ------------------------------------------------------------------ explorers
-
-
-def encoding_table(d: int, base: float, layout: str, n_positions: int) -> np.ndarray:
-    """Data of :class:`EncodingExplorer`: the (n_positions, d) encoding table."""
-    return core.encoding(np.arange(n_positions), d, base, layout)
-
-
-#: The most columns the heat map draws. With the gap (HEAT_MAP_GAP), 67
-#: columns share its 320 px of axes: at least 4.7 screen px each at the
-#: design width, 3.8 on a 390 px phone (0.81 of it) and 3.5 on the
-#: narrowest common phones (360 px, 0.75). Drawn with fewer pixels,
-#: neighbouring columns blend: in the interleaved layout the slow pairs'
-#: sine (near 0) and cosine (near 1) columns would look like one flat
-#: block near 0.5, a value no column has.
-HEAT_MAP_COLUMNS = 64
-#: Empty columns that mark where the heat map leaves columns out, and
-#: their colour (no value of the diverging map is grey).
-HEAT_MAP_GAP = 3
-GAP_GREY = "0.6"
-
-
-def shown_columns(d: int, most: int = HEAT_MAP_COLUMNS) -> np.ndarray:
-    """The columns of a ``d``-column table that the heat map draws: all of
-    them if there are at most ``most``, else the first and the last
-    ``most // 2`` (the fastest and the slowest in either layout)."""
-    if d <= most:
-        return np.arange(d)
-    half = most // 2
-    return np.concatenate([np.arange(half), np.arange(d - half, d)])
-
-
-def heat_map_image(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """What the heat map draws of ``table``: its shown columns, each once and
-    unchanged, with :data:`HEAT_MAP_GAP` columns of NaN (drawn grey) where
-    columns are left out; and, for each drawn column, the table column it
-    shows (-1 in the gap)."""
-    d = table.shape[1]
-    columns = shown_columns(d)
-    if len(columns) == d:
-        return table, columns
-    half = len(columns) // 2
-    gap = np.full((table.shape[0], HEAT_MAP_GAP), np.nan)
-    image = np.concatenate([table[:, :half], gap, table[:, d - half :]], axis=1)
-    index = np.concatenate([columns[:half], np.full(HEAT_MAP_GAP, -1), columns[half:]])
-    return image, index
-
-
-_LAYOUT_LABELS = {
-    "interleaved": "column c (2i: sin, 2i + 1: cos)",
-    "halves": "column c (c < d/2: sin, c ≥ d/2: cos)",
-}
-
-
-class EncodingExplorer(Explorer):
-    """Heat map of the encoding: positions down, dimensions across."""
-
-    description = (
-        "Heat map of the sinusoidal encoding table, positions 0 to 99 down and "
-        "the d columns across (for d of 128 or more, the first 32 and the last "
-        "32, with a grey gap between), coloured from -1 (blue) to +1 (red)."
-    )
-
-    choices = (
-        d_choice(64),
-        base_choice(1e4),
-        Choice("layout", "layout", core.LAYOUTS, "interleaved"),
-    )
-    n_positions: ClassVar[int] = 100
-
-    def build(self) -> Figure:
-        figure, ax = new_figure(height=3.9)
-        self.image = ax.imshow(
-            np.zeros((self.n_positions, 2)),
-            cmap=colormaps[DIVERGING].with_extremes(bad=GAP_GREY),
-            vmin=-1,
-            vmax=1,
-            aspect="auto",
-            interpolation="nearest",
-            interpolation_stage="data",
-            origin="upper",
-        )
-        colorbar = figure.colorbar(self.image, ax=ax, shrink=0.9)
-        colorbar.set_label("value of the component")
-        ax.set_xlabel(_LAYOUT_LABELS["interleaved"])
-        ax.set_ylabel("position t")
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # columns are whole
-        ax.grid(False)
-        self.ax = ax
-        self.title = ax.set_title(" ")
-        self.dynamic(self.image, ax.xaxis, *ax.spines.values(), self.title)
-        return figure
-
-    def draw(self, d: int, base: float, layout: str) -> None:
-        table = encoding_table(d, base, layout, self.n_positions)
-        self.ax.xaxis.label.set_text(_LAYOUT_LABELS[layout])
-        # Every drawn column is a band at least 4.7 screen px wide at the
-        # design width (see HEAT_MAP_COLUMNS): above 64 columns, the first
-        # 32 and the last 32 are drawn, with a grey gap where the others
-        # are left out.
-        shown, index = heat_map_image(table)
-        width = shown.shape[1]
-        self.image.set_data(shown)
-        self.image.set_extent((-0.5, width - 0.5, self.n_positions - 0.5, -0.5))
-        self.ax.set_xlim(-0.5, width - 0.5)
-        title = f"Sinusoidal encoding, d = {d}, base = {_power_of_ten(base)}"
-        if width == d:
-            self.ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-            self.ax.xaxis.set_major_formatter(ScalarFormatter())
-        else:
-            half = HEAT_MAP_COLUMNS // 2
-            left, right = range(0, half, 8), range(d - half, d, 8)
-            ticks = [*left, *right]  # at the drawn place of each column
-            at = [int(np.flatnonzero(index == c)[0]) for c in ticks]
-            self.ax.set_xticks(at, [str(c) for c in ticks])
-            title = (
-                f"d = {d}, base = {_power_of_ten(base)}: "
-                f"columns 0–{half - 1} and {d - half}–{d - 1}"
-            )
-        self.title.set_text(title)
 
 
 def clock_hands(m: float, d: int, base: float) -> np.ndarray:
@@ -277,120 +158,6 @@ def _subscript(number: int) -> str:
     return str(number).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
 
 
-def decay_data(d: int, base: float, delta_max: int) -> dict[str, np.ndarray]:
-    """Data of :class:`DecayExplorer`, at about 2000 integer offsets.
-
-    ``sum``: the exact inner product divided by d/2; ``integral``: its
-    continuous limit; ``spread``: the predicted rms of their difference,
-    :func:`posenc.rms_law`; ``threshold``: :func:`posenc.alias_threshold`;
-    ``level``: the long-run rms 1/sqrt(d).
-    """
-    delta = np.unique(np.round(np.linspace(0, delta_max, 2001)))
-    return {
-        "delta": delta,
-        "sum": core.inner_product(delta, d, base) / (d / 2),
-        "integral": core.decay_integral(delta, base),
-        "spread": core.rms_law(delta, d, base),
-        "threshold": core.alias_threshold(d, base),
-        "level": 1 / np.sqrt(d),
-    }
-
-
-class _OffsetExplorer(Explorer):
-    """Shared axes of the explorers that plot a normalised inner product
-    against the offset, with the range of offsets as a slider."""
-
-    def _finish_offset_axes(self, ax, bottom: float) -> None:
-        zero = ax.axhline(0, color="#888888", lw=0.6)
-        ax.set_ylim(bottom, 1.05)
-        ax.set_xlabel("offset Δ = m − n")
-        ax.set_ylabel("normalised inner product")
-        # The legend sits below the axes, where no data can cover it, so it
-        # stays in the static background: text is the costliest thing to draw.
-        ax.figure.legend(loc="outside lower center", ncol=2, markerscale=3)
-        # drawn over the data (and the ticks) in a full redraw, so here too
-        self.dynamic(zero, *ax.spines.values())
-        self.title = ax.set_title(" ")
-        self.ax = ax
-        self.dynamic(ax.xaxis, self.title)
-
-
-def _range_choice(options: tuple[int, ...], default: int) -> Choice:
-    return Choice("delta_max", "largest Δ", options, default, format=lambda v: f"{v:,}")
-
-
-class DecayExplorer(_OffsetExplorer):
-    """The exact normalised sum against its integral, the threshold and the rms law."""
-
-    description = (
-        "The normalised inner product of two encodings against their offset, as "
-        "dots, over the decay integral as a line; a dashed vertical line marks "
-        "the alias threshold beyond which the dots spread about the line, thin "
-        "lines the predicted spread, and a shaded band the long-run rms level."
-    )
-    choices = (
-        d_choice(128, (16, 32, 64, 128, 256, 512, 1024)),
-        base_choice(1e4),
-        _range_choice((128, 1024, 8192, 65536), 1024),
-    )
-
-    def build(self) -> Figure:
-        figure, ax = new_figure(height=4.3)
-        (self.sum_line,) = ax.plot(
-            [],
-            [],
-            ".",
-            ms=2.5,
-            color=PALETTE["vermillion"],
-            label="exact sum g(Δ)/(d/2)",
-        )
-        (self.integral_line,) = ax.plot(
-            [], [], color=PALETTE["black"], lw=1.5, label="integral I(Δ)"
-        )
-        (self.upper,) = ax.plot(
-            [], [], color=PALETTE["blue"], lw=1.2, label="I(Δ) ± rms law"
-        )
-        (self.lower,) = ax.plot([], [], color=PALETTE["blue"], lw=1.2)
-        self.threshold = ax.axvline(
-            0,
-            color=PALETTE["green"],
-            ls="--",
-            lw=1.2,
-            label="alias threshold Δ₁ = πd/ln base",
-        )
-        self.level = ax.axhspan(
-            -0.1,
-            0.1,
-            color=PALETTE["sky"],
-            alpha=0.25,
-            lw=0,
-            label="rms level ±1/√d",
-        )
-        self.dynamic(self.level)
-        self._finish_offset_axes(ax, -0.6)
-        self.dynamic(
-            self.sum_line, self.integral_line, self.upper, self.lower, self.threshold
-        )
-        return figure
-
-    def draw(self, d: int, base: float, delta_max: int) -> None:
-        data = decay_data(d, base, delta_max)
-        self.sum_line.set_data(data["delta"], data["sum"])
-        self.integral_line.set_data(data["delta"], data["integral"])
-        self.upper.set_data(data["delta"], data["integral"] + data["spread"])
-        self.lower.set_data(data["delta"], data["integral"] - data["spread"])
-        level = data["level"]
-        self.level.set_y(-level)
-        self.level.set_height(2 * level)
-        threshold = data["threshold"]
-        self.threshold.set_xdata([threshold, threshold])
-        self.threshold.set_visible(threshold < delta_max)
-        self.ax.set_xlim(0, delta_max)
-        self.title.set_text(
-            f"d = {d}, base = {_power_of_ten(base)}:  Δ₁ = {threshold:,.0f}"
-        )
-
-
 def schedule_data(schedule: str, d: int, delta_max: int) -> dict[str, np.ndarray]:
     """Data of :class:`ScheduleExplorer` (base 10^4 for the exponential schedule)."""
     delta = np.unique(np.round(np.linspace(0, delta_max, 2001)))
@@ -411,7 +178,7 @@ _SCHEDULE_NAMES = {
 }
 
 
-class ScheduleExplorer(_OffsetExplorer):
+class ScheduleExplorer(OffsetExplorer):
     """Other frequency schedules: their exact sum and integral, against the paper's."""
 
     description = (
@@ -429,7 +196,7 @@ class ScheduleExplorer(_OffsetExplorer):
             format=lambda name: _SCHEDULE_NAMES[name].split(" (")[0].split(" = ")[1],
         ),
         d_choice(256, (64, 256, 1024)),
-        _range_choice((128, 1024, 8192), 128),
+        range_choice((128, 1024, 8192), 128),
     )
 
     def build(self) -> Figure:
@@ -775,7 +542,6 @@ EXPLORERS: tuple[type[Explorer], ...] = (
     ScalingExplorer,
     AttentionOffsetExplorer,
     # drawn for the decks' slides (posenc.widgets_slides)
-    RopePlanesSlide,
-    OffsetClocksSlide,
+    *SLIDE_FORMS.values(),
 )
 LISTED.update(EXPLORERS)

@@ -8,10 +8,13 @@
   figure shows the numbers the activity itself computes (its reference
   answer run as ``tests/test_activity.py`` runs it), and the slide's notes
   quote them.
-* ``posenc.widgets_slides``: the players drawn for a slide keep their page
-  explorer's sliders and data, fit a slide at 1.8 times with their sliders
-  under them and a caption of two lines, and their text is at least 10 pt
-  and at 4.5:1 contrast.
+* ``posenc.widgets_slides``: the players drawn for a slide (encoding
+  slide 4, complex slide 10, finite-d slide 10, RoPE slide 5) keep their
+  page explorer's sliders and data (lines, images, shaded bands, the
+  numbers their texts state, the labels of moving ticks), fit a slide at
+  1.8 times with their sliders under them and a caption of two lines,
+  their text is at least 10 pt and at 4.5:1 contrast, and no text runs off
+  the frame.
 """
 
 from __future__ import annotations
@@ -247,43 +250,171 @@ def test_a_slide_form_fits_a_slide_at_projector_size(page, form):
     assert px >= slides.FIGURE_TEXT_PX
 
 
-def _plotted(explorer) -> list[np.ndarray]:
-    """The data of every line the explorer draws, in order."""
+def _shown(artist) -> list[np.ndarray] | None:
+    """What ``artist`` shows of the data, as arrays: a line's points, an
+    image's values (NaN in the gap) and extent, a patch's corners in its
+    own coordinates (a shaded band's height); None for another artist."""
+    if isinstance(artist, matplotlib.lines.Line2D):
+        return [np.asarray(artist.get_xydata(), dtype=float)]
+    if isinstance(artist, matplotlib.image.AxesImage):
+        values = np.ma.filled(np.ma.asarray(artist.get_array(), dtype=float), np.nan)
+        return [values, np.asarray(artist.get_extent(), dtype=float)]
+    if isinstance(artist, matplotlib.patches.Patch):
+        corners = artist.get_patch_transform().transform(artist.get_path().vertices)
+        return [corners]
+    return None
+
+
+def _same(a: list[np.ndarray], b: list[np.ndarray]) -> bool:
+    return len(a) == len(b) and all(
+        x.shape == y.shape and np.allclose(x, y, rtol=0, atol=1e-12, equal_nan=True)
+        for x, y in zip(a, b, strict=True)
+    )
+
+
+#: A number as a text states it (thousands separated by commas).
+NUMBER = re.compile(r"-?\d+(?:,\d{3})*(?:\.\d+)?")
+
+
+def _numbers(texts) -> list[str]:
+    """The numbers the texts state, whichever minus sign each writes."""
     return [
-        np.asarray(line.get_xydata())
-        for line in explorer.figure.findobj(matplotlib.lines.Line2D)
-        if len(line.get_xdata())
+        n for text in texts for n in NUMBER.findall(text.get_text().replace("−", "-"))
     ]
+
+
+def _ticks(axis) -> list[tuple[float, str]]:
+    """(place, label) of each tick the axis shows, as its formatter writes it."""
+    places = [p for p in axis.get_majorticklocs() if _in_view(axis, p)]
+    labels = axis.get_major_formatter().format_ticks(places)
+    return list(zip(np.round(places, 9), labels, strict=True))
+
+
+def _in_view(axis, place: float) -> bool:
+    low, high = sorted(axis.get_view_interval())
+    return low - 1e-9 <= place <= high + 1e-9
+
+
+def _slider_values(form):
+    """The first, the default and the last value of each slider, each with
+    the other sliders at their defaults."""
+    defaults = {c.name: c.default for c in form.choices}
+    yield defaults
+    for choice in form.choices:
+        for pick in (0, -1):
+            yield {**defaults, choice.name: choice.options[pick]}
 
 
 @pytest.mark.parametrize("page, form", FORMS, ids=[p for p, _ in FORMS])
 def test_a_slide_form_draws_its_page_explorers_data(page, form):
-    """At the first, the default and the last values of every slider, the
-    slide's form draws the same lines (hands, arcs, curves) as the page's
-    explorer, and states the same score or inner product."""
+    """At the first, the default and the last value of every slider, every
+    visible artist the slide's form moves (lines, hands and arcs, a heat
+    map's image, a shaded band) shows what a visible artist of the page's
+    explorer shows, to 1e-12; the numbers its moving texts state (a score,
+    an inner product, d, the base, the threshold) are among the page's;
+    and each tick of a moving axis (the heat map's columns) is at a place
+    where the page has a tick with the same label. Seen failing with a
+    planted bug in each new form (see the report of issue 21)."""
     on_page, on_slide = getattr(widgets, page)(), form()
-    for pick in (0, None, -1):
-        values = {
-            c.name: c.default if pick is None else c.options[pick] for c in form.choices
-        }
+    for values in _slider_values(form):
         on_page.update(**values)
         on_slide.update(**values)
-        lines_page, lines_slide = _plotted(on_page), _plotted(on_slide)
-        dynamic = [a for a in on_slide._dynamic if hasattr(a, "get_xydata")]
-        for artist in dynamic:
-            data = np.asarray(artist.get_xydata())
-            assert any(
-                p.shape == data.shape and np.allclose(p, data) for p in lines_page
-            ), (values, artist)
-        assert len(lines_slide) >= len(dynamic)
-        numbers = re.compile(r"[−-]?\d+\.\d{3}")
-        # the same numbers, whichever minus sign each form writes
-        page_texts = " ".join(
-            t.get_text() for t in on_page.figure.findobj(matplotlib.text.Text)
-        ).replace("−", "-")
-        for text in on_slide.figure.findobj(matplotlib.text.Text):
-            for number in numbers.findall(text.get_text().replace("−", "-")):
-                assert number in page_texts, (values, text.get_text())
+        page_artists = [
+            shown
+            for artist in on_page.figure.findobj()
+            if artist.get_visible() and (shown := _shown(artist)) is not None
+        ]
+        moving = [a for a in on_slide._dynamic if a.get_visible()]
+        compared = 0
+        for artist in moving:
+            shown = _shown(artist)
+            if shown is None:
+                continue
+            compared += 1
+            assert any(_same(shown, p) for p in page_artists), (values, artist)
+        assert compared >= 1, (values, "nothing compared")
+        page_numbers = set(_numbers(on_page.figure.findobj(matplotlib.text.Text)))
+        texts = [a for a in moving if isinstance(a, matplotlib.text.Text)]
+        for number in _numbers(texts):
+            assert number in page_numbers, (values, number)
+        page_axes = [a for a in on_page._dynamic if isinstance(a, matplotlib.axis.Axis)]
+        for axis in [a for a in moving if isinstance(a, matplotlib.axis.Axis)]:
+            ticks = dict(
+                tick
+                for page_axis in page_axes
+                if type(page_axis) is type(axis)
+                for tick in _ticks(page_axis)
+            )
+            for place, label in _ticks(axis):
+                assert ticks.get(place) == label, (values, place, label)
+
+
+def _drawn_texts(explorer) -> list[tuple[str, object]]:
+    """(text, box on the frame) of every text a frame of the explorer
+    shows, rendered as :meth:`posenc.explorer.Explorer.render` renders a
+    frame: each visible text that is not empty, tick labels only of the
+    ticks in a shown axis's view (matplotlib keeps others, undrawn)."""
+    explorer.render()
+    figure = explorer.figure
+    hidden = set()
+    for ax in figure.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            shown = ax.axison and axis.get_visible()
+            for tick in axis.get_major_ticks() + axis.get_minor_ticks():
+                if not (
+                    shown and tick.get_visible() and _in_view(axis, tick.get_loc())
+                ):
+                    hidden.update((tick.label1, tick.label2))
+    renderer = explorer.canvas.get_renderer()
+    return [
+        (text.get_text(), text.get_window_extent(renderer))
+        for text in figure.findobj(matplotlib.text.Text)
+        if text.get_visible() and text.get_text().strip() and text not in hidden
+    ]
+
+
+#: The slide forms whose texts never overlap. The older two do at some
+#: values, as their page explorers' labels of moving hands do: complex
+#: slide 10's "m" and "n" touch where the hands are 0.25 rad apart, and
+#: RoPE's "q" and "k" can cross a plane's heading or its part of the score.
+APART = {"EncodingExplorer", "DecayExplorer"}
+
+
+@pytest.mark.parametrize("page, form", FORMS, ids=[p for p, _ in FORMS])
+def test_no_text_of_a_slide_form_runs_off_its_frame(page, form):
+    """At every combination of the first, the default and the last value of
+    each slider (the longest titles and tick labels among them), every
+    text a frame shows lies inside the frame, to half a pixel: a frame is
+    the figure's canvas, so a text beyond it is cut. For the forms of
+    APART, no two texts overlap either."""
+    import itertools
+
+    explorer = form()
+    width, height = explorer.figure.bbox.width, explorer.figure.bbox.height
+    picks = [
+        sorted({0, c.options.index(c.default), len(c.options) - 1})
+        for c in form.choices
+    ]
+    wrong = []
+    for indices in itertools.product(*picks):
+        values = {
+            c.name: c.options[i] for c, i in zip(form.choices, indices, strict=True)
+        }
+        explorer.update(**values)
+        boxes = _drawn_texts(explorer)
+        for text, box in boxes:
+            if (
+                min(box.x0, box.y0) < -0.5
+                or box.x1 > width + 0.5
+                or box.y1 > height + 0.5
+            ):
+                wrong.append(f"{values}: {text!r} runs off the frame")
+        if page not in APART:
+            continue
+        for (one, a), (other, b) in itertools.combinations(boxes, 2):
+            if a.overlaps(b):
+                wrong.append(f"{values}: {one!r} overlaps {other!r}")
+    assert not wrong, "\n".join(wrong)
 
 
 @pytest.mark.parametrize("page, form", FORMS, ids=[p for p, _ in FORMS])
