@@ -23,6 +23,7 @@ frames. No cycle: this module imports the chapters' explorer modules
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
@@ -67,13 +68,16 @@ def lay_out_for_slide(
     yticks: Sequence[float] | None = None,
     xlabel: str | None = None,
     ylabel: str | None = None,
+    height: float = SLIDE_HEIGHT,
 ) -> None:
     """The layout steps every slide form takes: the slide's size
-    (:data:`~posenc.figure_style.FIGURE_WIDTH` x :data:`SLIDE_HEIGHT`), the
-    panels' height ratios (``ratios``, of the grid of the figure's first
-    axes), fixed ticks on ``ax`` and shorter axis labels. What is left
-    ``None`` stays as the page draws it."""
-    figure.set_size_inches(FIGURE_WIDTH, SLIDE_HEIGHT)
+    (:data:`~posenc.figure_style.FIGURE_WIDTH` x ``height``, at most
+    :data:`SLIDE_HEIGHT`), the panels' height ratios (``ratios``, of the
+    grid of the figure's first axes), fixed ticks on ``ax`` and shorter
+    axis labels. What is left ``None`` stays as the page draws it."""
+    if height > SLIDE_HEIGHT:
+        raise ValueError(f"{height} in is taller than a slide's player")
+    figure.set_size_inches(FIGURE_WIDTH, height)
     if ratios is not None:
         figure.axes[0].get_subplotspec().get_gridspec().set_height_ratios(ratios)
     if xticks is not None:
@@ -124,12 +128,17 @@ def _minus(value: float, sign: str = "") -> str:
 
 class EncodingSlide(EncodingExplorer):
     """:class:`~posenc.widgets_encoding.EncodingExplorer` drawn for a
-    slide: the same heat map, 4.8 x 3.2 inches, four ticks down and three
-    on the colour bar."""
+    slide: the same heat map, 4.8 x 3.05 inches, four ticks down and three
+    on the colour bar. Shorter than :data:`SLIDE_HEIGHT`: its "layout"
+    buttons make the sliders' row 62 deck px tall and the maths in its
+    caption makes two lines 75 px; at 3.2 inches the deck shrank it to
+    1.74 times (text 23.7 px on a 1024 x 768 screen)."""
+
+    height: ClassVar[float] = 3.05
 
     def build(self) -> Figure:
         figure = super().build()
-        lay_out_for_slide(figure, self.ax, yticks=(0, 25, 50, 75))
+        lay_out_for_slide(figure, self.ax, yticks=(0, 25, 50, 75), height=self.height)
         colorbar = self.image.colorbar
         colorbar.set_ticks((-1, 0, 1))
         colorbar.set_label("value")
