@@ -36,6 +36,8 @@ __all__ = [
     "Sweep",
 ]
 
+#: The MIME type of a live widget's view (ipywidgets 7 and 8 alike).
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 #: The explorers whose frames the build renders: ``posenc.widgets`` adds
 #: its ``EXPLORERS`` here when it is imported.
 LISTED: set[type] = set()
@@ -262,8 +264,15 @@ class Explorer:
         JupyterLab ranks the widget view first. The book's HTML build drops the
         widget view (``_config.yml``) and so shows ``text/html``, the static
         player of :mod:`posenc.static`; other builders fall back to the PNG.
+        ipywidgets 7 (Colab's 7.7.1) has no ``_repr_mimebundle_``: its view
+        is the same widget-view entry, written here.
         """
-        bundle = dict(self.widget()._repr_mimebundle_())
+        view = self.widget()
+        if hasattr(view, "_repr_mimebundle_"):
+            bundle = dict(view._repr_mimebundle_())
+        else:
+            bundle = {WIDGET_VIEW: {"version_major": 2, "version_minor": 0}}
+            bundle[WIDGET_VIEW]["model_id"] = view.model_id
         bundle["text/html"] = self.player_html()
         bundle["image/png"] = base64.b64encode(self.png()).decode("ascii")
         return bundle
