@@ -15,6 +15,8 @@
   1.8 times with their sliders under them and a caption of two lines,
   their text is at least 10 pt and at 4.5:1 contrast, and no text runs off
   the frame.
+* A player in a notebook shows its live form on Colab's ipywidgets 7 too
+  (the kit's hosted route, ``book/instructor/guide.md``).
 """
 
 from __future__ import annotations
@@ -425,3 +427,25 @@ def test_a_slide_forms_text_has_contrast(page, form):
     import test_slide_figures
 
     assert test_slide_figures.low_contrast_texts(form().figure) == []
+
+
+# ------------------------------------- a player on a hosted service (Colab)
+
+
+def test_a_player_shows_its_live_form_on_ipywidgets_7(monkeypatch):
+    """Colab's ipywidgets is 7.7.1 (googlecolab/backend-info, 2026), whose
+    widgets have no ``_repr_mimebundle_``: a player's output still holds
+    the live form's view (the model's id, the widget-view format 2.0 of
+    ipywidgets 7 and 8), its static player and its PNG. Seen failing with
+    explorer.py calling the form's ``_repr_mimebundle_`` unconditionally
+    (every chapter with a player failed there, 9 of 16)."""
+
+    class Version7Box:
+        model_id = "a1b2"
+
+    monkeypatch.setattr(widgets.Explorer, "widget", lambda self: Version7Box())
+    bundle = widgets.DecayExplorer()._repr_mimebundle_()
+    view = bundle["application/vnd.jupyter.widget-view+json"]
+    assert view == {"version_major": 2, "version_minor": 0, "model_id": "a1b2"}
+    assert "posenc-player" in bundle["text/html"]
+    assert bundle["image/png"]
