@@ -3,9 +3,9 @@
 A deck (``_ext/slides.py``) shows a figure at 1.8 times its design width,
 so that its smallest text (10 pt, 13.9 px at the design width) is 24 px on
 a 1024 x 768 screen. A page's player is drawn 4.8 inches wide and 3.9 to
-4.3 inches tall; with its sliders beside or under it, it fits a slide only
-at 1.25 to 1.4 times, its text at 17 to 19 px: too small from the back of a
-hall. The explorers here draw the same data for a slide: a figure 4.8
+4.35 inches tall; with its sliders in a row under it and a caption of two
+lines, it fits a slide at 1.36 to 1.52 times at most, its text at 18.5 to
+20.7 px: too small from the back of a hall. The explorers here draw the same data for a slide: a figure 4.8
 inches wide and :data:`SLIDE_HEIGHT` tall, so that it fits at 1.8 times
 with its sliders in a row under it, with fewer ticks and shorter texts.
 Each subclasses the page's explorer, keeps its sliders and its data, and
