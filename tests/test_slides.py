@@ -686,16 +686,15 @@ FIGURE_TEXT_DESIGN_PX = 10 * 100 / 72
 #: entries take the room, and the content reaches the slide's bottom.
 #: To reach 24 px these figures must be drawn for the slide (their text
 #: larger for their size), or the slide must show less: the chapters'
-#: owners' choice. The players of complex slide 10 and RoPE slide 5 are
-#: drawn for the slide (``posenc.widgets_slides``) and are not listed.
+#: owners' choice. The players of encoding slide 4, complex slide 10,
+#: finite-d slide 10 and RoPE slide 5 are drawn for the slide
+#: (``posenc.widgets_slides``) and are not listed.
 NO_ROOM = {
-    ("the_encoding", 4): "player",  # the heat map, 480 x 390
     ("attention_is_blind_to_order", 10): "tall",  # six orders, 383 tall
     ("taylor_expansion", 10): "tall",  # two Gram matrices stacked, 504 tall
     ("decay_integral", 9): "tall",  # three panels, 425 tall
     ("decay_integral", 11): "tall",  # the curve and its log law, 420
     ("decay_integral", 14): "entries",  # two text entries above it
-    ("decay_finite_d", 10): "player",  # two panels, 421 tall
 }
 
 
@@ -824,7 +823,12 @@ def test_the_players_drawn_for_a_slide_are_played_on_slides():
     from slide_forms import slide_forms
 
     forms = slide_forms()
-    assert set(forms) == {"RopePlanesExplorer", "OffsetClocksExplorer"}
+    assert set(forms) == {
+        "EncodingExplorer",
+        "OffsetClocksExplorer",
+        "DecayExplorer",
+        "RopePlanesExplorer",
+    }
     played = []
     for name in MARKED:
         for player in built_deck(name).select(".posenc-player"):
