@@ -626,6 +626,11 @@ NEEDS = re.compile(r"^\*\*Slides it needs\*\*.*(?:\n.+)*", re.M)
 ASSESSMENT = re.compile(r"^\* \*\*Assessment:\*\*.*(?:\n[ \t]+\S.*)*", re.M)
 #: Exam questions named in it: "5.4", or a range "9.1 to 9.4".
 QUESTIONS = re.compile(r"\b(\d+)\.(\d+)(?:\s+to\s+(\d+)\.(\d+))?\b")
+#: The part of a timing row's cell shown only "if time" (to the cell's end).
+IF_TIME = re.compile(r"\bif time\b[^|]*\|", re.I)
+#: The chapters the 90-minute plan's assessment covers with at least one
+#: question each (issue 21: symmetry, Taylor, complex numbers, decay, RoPE).
+ASSESSED_CHAPTERS_90 = {"2", "3", "4", "5", "9"}
 
 
 def exam_needs(text: str, table) -> dict[str, set | None]:
@@ -668,6 +673,8 @@ def assessment_problems(page: str, table, needs: dict) -> list[str]:
         if header is None:
             continue
         rows = body[header.end() :].split("\n\n", 1)[0]
+        # a slide shown only "if time" may be cut: it prepares nothing
+        rows = IF_TIME.sub("|", rows)
         shown = {(deck, n) for _, deck, n in named_slides(rows, table)[0]}
         for line in ASSESSMENT.finditer(body):
             for question in named_questions(line.group(0)):
@@ -710,16 +717,32 @@ def test_an_assessment_names_only_questions_its_plan_prepares():
     assert {"9.1", "9.4", "5.4"} <= set(assessed), assessed
     problems = [p for page in pages for p in assessment_problems(page, table, needs)]
     assert problems == []
+    # the 90-minute plan assesses each chapter it teaches
+    ninety = dict(plans(pages[0]))["lesson-plan-90"]
+    chapters = {
+        q.split(".")[0]
+        for line in ASSESSMENT.finditer(ninety)
+        for q in named_questions(line.group(0))
+    }
+    assert ASSESSED_CHAPTERS_90 <= chapters, chapters
     # planted: the 90-minute plan assesses 5.1, which needs the integral
-    planted = pages[0].replace(
-        "9.1 to 9.4\n  for RoPE and 5.4", "9.1 to 9.4\n  for RoPE and 5.1"
-    )
+    planted = pages[0].replace("5.4 for the decay", "5.1 for the decay")
     assert planted != pages[0]
     found = assessment_problems(planted, table, needs)
     assert (
         "lesson-plan-90: assesses 5.1, which needs decay slide 7, not in the plan"
         in found
     )
+    # planted: 4.4 needs complex slide 10, which the plan shows only if time
+    if_time = exam.replace(
+        '6 "A hand\nturning at constant speed".',
+        '6 "A hand\nturning at constant speed", 10 "Two hands at a fixed offset".',
+    )
+    assert if_time != exam
+    found = assessment_problems(pages[0], table, exam_needs(if_time, table))
+    assert found == [
+        "lesson-plan-90: assesses 4.4, which needs complex slide 10, not in the plan"
+    ]
     # a question without its slides; a renamed slide on the exam page
     bare = exam.replace(
         "**Slides it needs** (for the lecturer): RoPE deck, slides 8",
