@@ -8,12 +8,13 @@ the maths' style sheet and fonts, the player, the figures and frames they
 show) into ``OUT``, with an ``index.html`` listing them: a folder to put
 on a USB stick, opened from disk or from any static host, with no network.
 
-``handouts SITE OUT``: prints each handout page to ``OUT/<name>.pdf`` (A4)
-with headless Chromium, once the fonts of its maths (rendered when the
-site was built) have loaded, and fails if one runs
-past two pages.
+``handouts SITE OUT``: prints each handout page to ``OUT/<name>.pdf`` (A4,
+or US Letter with ``--paper letter``) with headless Chromium, once the
+fonts of its maths (rendered when the site was built) have loaded, and
+fails if one runs past two pages. The handouts are the chapters' and the
+90-minute session's (``handouts/session_90.html``, ``_ext/session_handout.py``).
 
-Usage: python scripts/teaching.py {slides,handouts} SITE OUT
+Usage: python scripts/teaching.py {slides,handouts} SITE OUT [--paper letter]
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ import sitetools  # noqa: E402  (scripts/sitetools.py)
 
 #: The most pages a handout may have.
 MAX_PAGES = 2
+#: The paper sizes a handout prints on, by their name on the command line.
+PAPERS = {"a4": "A4", "letter": "Letter"}
 PAGE_SETUP = {
     "format": "A4",
     "print_background": True,
@@ -104,10 +107,14 @@ def pdf_pages(path: Path) -> int:
     return len(re.findall(rb"/Type\s*/Page\b(?!s)", path.read_bytes()))
 
 
-def print_handouts(site: Path, out: Path) -> dict[str, int]:
+def print_handouts(
+    site: Path, out: Path, paper: str = "a4", only: str = "*"
+) -> dict[str, int]:
+    """Print the handouts named ``only`` (a glob) on ``paper`` (one of
+    :data:`PAPERS`); return each one's number of pages."""
     from playwright.sync_api import sync_playwright
 
-    pages = sorted((site / "handouts").glob("*.html"))
+    pages = sorted((site / "handouts").glob(f"{only}.html"))
     if not pages:
         raise SystemExit(f"no handouts in {site}/handouts: build the book first")
     out.mkdir(parents=True, exist_ok=True)
@@ -124,15 +131,22 @@ def print_handouts(site: Path, out: Path) -> dict[str, int]:
             ),
         )
         for handout in pages:
-            page.goto(f"{url}handouts/{handout.name}", wait_until="load")
-            if page.evaluate(sitetools.WAIT_FOR_MATHS) is None:
-                raise SystemExit(f"{handout.name}: no rendered maths")
-            page.emulate_media(media="print")
             target = out / f"{handout.stem}.pdf"
-            page.pdf(path=str(target), **PAGE_SETUP)
-            counts[handout.stem] = pdf_pages(target)
+            counts[handout.stem] = print_one(page, url, handout.name, target, paper)
         browser.close()
     return counts
+
+
+def print_one(page, url: str, name: str, target: Path, paper: str = "a4") -> int:
+    """Print ``handouts/<name>`` of the site served at ``url`` with the
+    Playwright ``page`` to ``target`` on ``paper``; return its pages."""
+    page.emulate_media(media="screen")
+    page.goto(f"{url}handouts/{name}", wait_until="load")
+    if page.evaluate(sitetools.WAIT_FOR_MATHS) is None:
+        raise SystemExit(f"{name}: no rendered maths")
+    page.emulate_media(media="print")
+    page.pdf(path=str(target), **{**PAGE_SETUP, "format": PAPERS[paper]})
+    return pdf_pages(target)
 
 
 def main() -> None:
@@ -140,12 +154,13 @@ def main() -> None:
     parser.add_argument("what", choices=["slides", "handouts"])
     parser.add_argument("site", type=Path)
     parser.add_argument("out", type=Path)
+    parser.add_argument("--paper", choices=sorted(PAPERS), default="a4")
     args = parser.parse_args()
     if args.what == "slides":
         written = copy_slides(args.site.resolve(), args.out)
         print(f"{len(written)} decks in {args.out}; open {args.out}/index.html")
         return
-    counts = print_handouts(args.site.resolve(), args.out)
+    counts = print_handouts(args.site.resolve(), args.out, args.paper)
     for name, pages in counts.items():
         print(f"{args.out}/{name}.pdf: {pages} page(s)")
     long = {name: n for name, n in counts.items() if not 1 <= n <= MAX_PAGES}

@@ -1,0 +1,321 @@
+r"""The two-page handout of a lesson plan's session (issue 21).
+
+A chapter's handout (``_ext/slides.py``) summarises one deck. A session
+that shows slides from six decks would hand out twelve pages; this writes
+one handout for the session instead, from the plan itself, so that it never
+drifts from the slides the plan shows.
+
+A plan in ``book/instructor/lesson_plans.md`` asks for a handout with a
+comment inside its section (a comment renders as nothing on the page)::
+
+    <!-- session-handout: session_90
+    answers: encoding deck, slide 3 "Four questions, four steps"
+    figures: [rope fig-rope-planes, rope fig-rope-pairings]
+    -->
+
+The handout ``handouts/<name>.html`` then holds, in order:
+
+* the plan's heading as its title;
+* the session's question: the slide of the timing table's first row, its
+  text and equations; then the ``answers`` slide's text entries;
+* for each later row of the plan's timing table (``| minutes | step | show
+  |``) that names slides (``<deck> deck, slides N "Title", M "Title"``):
+  the row's step as a heading, then, for each of its slides in order, every
+  equation it shows (by label, as the chapter renders it, with the text
+  just before it when that text ends in ":"), every text entry with
+  display maths (``$$...$$``) and every code listing (``code-...``); the
+  named ``figures`` (``<deck> fig-...``) under the row whose slides show
+  them;
+* under the row that names an activity (``activities/<name>.ipynb``): the
+  activity's task paragraph and the titles of its steps, from
+  ``book/activities/<name>.md``;
+* the plan's "**Homework:**" item from "After the session".
+
+Every slide is found by the deck table of the plans' page and checked: a
+named slide that is not that deck's slide of that number and title stops
+the build (the lesson-plan tests check the same for every plan). The
+handout is written after each HTML build in which every chapter the plan
+uses was built, after the chapters' handouts (``_ext/slides.py``) and
+before the maths is rendered (``_ext/prerender_maths.py``). It prints on
+two pages of A4 and of US Letter (``scripts/teaching.py``,
+``tests/test_session_handout.py``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+from slides import (
+    DECK_BUILDERS,
+    Text,
+    _element,
+    _first_sentence,
+    _head,
+    _plain,
+    _text_html,
+    slides_of,
+)
+from sphinx.application import Sphinx
+from sphinx.errors import ExtensionError
+from sphinx.util import logging
+
+LOG = logging.getLogger(__name__)
+BOOK = Path(__file__).resolve().parents[1] / "book"
+PLANS = BOOK / "instructor" / "lesson_plans.md"
+#: The comment that asks for a session's handout.
+DECLARATION = re.compile(
+    r"^<!--\s*session-handout:\s*(?P<name>[\w-]+)\s*\n(?P<body>.*?)^-->", re.M | re.S
+)
+#: A row of the table of decks: | name deck | {ref}`... <label>` | count |
+DECK_ROW = re.compile(
+    r"^\| (?P<deck>[^|]+?) deck \| \{ref\}`[^`<]*<(?P<label>[\w-]+)>` \| \d+ \|$",
+    re.M,
+)
+LABEL = re.compile(r"^\((?P<label>[\w-]+)\)=\s*$", re.M)
+TIMING_HEADER = re.compile(r"^\| *minutes *\| *step *\| *show *\|$", re.M | re.I)
+ROW = re.compile(
+    r"^\| *(?P<minutes>\d+[–-]\d+) *\| *(?P<step>[^|]*?) *\| *(?P<show>[^|]*?) *\|$"
+)
+#: A deck's name and the slides named after it in one cell.
+MENTION = re.compile(
+    r"(?P<deck>[\w$-]+) deck, slides? (?P<rest>.*?)(?=[\w$-]+ deck\b|$)"
+)
+NAMED = re.compile(r"(?P<number>\d+) \"(?P<title>[^\"]+)\"")
+ACTIVITY = re.compile(r"activities/(?P<name>[\w-]+)\.ipynb")
+HOMEWORK = re.compile(r"^\* \*\*Homework:\*\*(?P<text>.*(?:\n[ \t]+\S.*)*)", re.M)
+REF = re.compile(r"\{ref\}`(?:(?P<text>[^`<]+?) *<[^`>]+>|[^`]+)`")
+
+
+@dataclass
+class Step:
+    """A row of the timing table that names slides or an activity."""
+
+    minutes: str
+    title: str
+    #: (deck, chapter stem, slide number, slides.Slide)
+    slides: list = field(default_factory=list)
+    activity: str | None = None
+
+
+def section(text: str, name: str) -> str:
+    """The plan that holds the declaration of handout ``name``: from the
+    label before it to the next label."""
+    at = next(m for m in DECLARATION.finditer(text) if m["name"] == name).start()
+    starts = [m.start() for m in LABEL.finditer(text)]
+    begin = max(s for s in starts if s < at)
+    end = min((s for s in starts if s > at), default=len(text))
+    return text[begin:end]
+
+
+def decks(text: str) -> dict[str, Path]:
+    """Deck name -> its chapter's source, from the table of decks."""
+    chapters = {}
+    for path in BOOK.glob("*.md"):
+        for match in LABEL.finditer(path.read_text(encoding="utf-8")):
+            chapters[match["label"]] = path
+    return {m["deck"].strip(): chapters[m["label"]] for m in DECK_ROW.finditer(text)}
+
+
+def named(cell: str, table: dict[str, Path], where: str) -> list:
+    """The slides ``cell`` names, each checked against its deck."""
+    found = []
+    for mention in MENTION.finditer(" ".join(cell.split())):
+        deck = mention["deck"]
+        if deck not in table:
+            raise ExtensionError(f"{where}: no deck {deck!r} in the table of decks")
+        chapter = table[deck]
+        deck_slides = slides_of(chapter.read_text(encoding="utf-8"), chapter.stem)
+        for slide in NAMED.finditer(mention["rest"]):
+            number = int(slide["number"])
+            if not 2 <= number <= len(deck_slides) + 1 or (
+                deck_slides[number - 2].title != slide["title"]
+            ):
+                raise ExtensionError(
+                    f"{where}: {deck} deck has no slide {number} {slide['title']!r}"
+                )
+            found.append((deck, chapter.stem, number, deck_slides[number - 2]))
+    return found
+
+
+def steps(plan: str, table: dict[str, Path], where: str) -> list[Step]:
+    """The rows of the plan's timing table that name slides or an activity."""
+    header = TIMING_HEADER.search(plan)
+    if header is None:
+        raise ExtensionError(f"{where}: the plan has no timing table")
+    rows = []
+    for line in plan[header.end() :].strip().splitlines()[1:]:
+        row = ROW.match(line)
+        if row is None:
+            break
+        activity = ACTIVITY.search(row["show"])
+        step = Step(
+            row["minutes"],
+            row["step"],
+            named(row["show"], table, where),
+            activity["name"] if activity else None,
+        )
+        if step.slides or step.activity:
+            rows.append(step)
+    return rows
+
+
+def _entries(slide, soup, where: str) -> list[str]:
+    """What the handout keeps of a slide: its equations (with their lead),
+    its display maths and its code; of a slide of text alone (no maths on
+    a line of its own, no figure), its text entries as a list; nothing of
+    an outline slide (the handout's headings are the session's steps)."""
+    if slide.kind == "outline":
+        return []
+    texts = [entry.text for entry in slide.show if isinstance(entry, Text)]
+    if len(texts) == len(slide.show) and not any("$$" in t for t in texts):
+        items = "".join(f"<li>{_text_html(text)}</li>" for text in texts)
+        return [f'<ul class="posenc-slide-text">{items}</ul>']
+    parts = []
+    for before, entry in zip([None, *slide.show[:-1]], slide.show, strict=True):
+        if isinstance(entry, Text):
+            if "$$" in entry.text:
+                parts.append(f"<p>{_text_html(entry.text)}</p>")
+            continue
+        if entry.startswith(("eq-", "code-")):
+            if isinstance(before, Text) and before.text.endswith(":"):
+                if "$$" not in before.text:
+                    parts.append(f"<p>{_text_html(before.text)}</p>")
+            parts.append(str(_plain(_element(soup, entry, where))))
+    return parts
+
+
+def _figure(soup, key: str, where: str) -> str:
+    """A figure for the handout: its caption's number and first sentence
+    (the rest is in the chapter), a player as the figure it shows first."""
+    element = _plain(_element(soup, key, where))
+    for control in element.find_all(class_="posenc-controls"):
+        control.decompose()
+    for caption in element.find_all("figcaption"):
+        number = caption.find(class_="caption-number")
+        if number is not None:
+            number.extract()
+        _first_sentence(caption)
+        if number is not None:
+            caption.insert(0, number)
+    return f'<div class="posenc-handout-figure">{element}</div>'
+
+
+def _activity(name: str) -> str:
+    """The activity's task paragraph and its steps' titles."""
+    text = (BOOK / "activities" / f"{name}.md").read_text(encoding="utf-8")
+    task = re.search(r"^\*\*Task.*?(?=\n\n)", text, re.M | re.S)
+    titles = re.findall(r"^## Step (\d+): (.*)$", text, re.M)
+    steps = "; ".join(f"{n}. {_text_html(title)}" for n, title in titles)
+    return (
+        f"<p>{_text_html(task.group(0)) if task else ''}</p>"
+        f"<p>The steps in <code>activities/{name}.ipynb</code>: {steps}.</p>"
+    )
+
+
+def _unref(text: str) -> str:
+    """Markdown of the plan without its cross-references' targets (a
+    reference without a text is a pointer to the instructor's pages)."""
+    text = REF.sub(lambda m: m["text"] or "", text)
+    return re.sub(r"\s*Answer keys:\s*\.", "", text)
+
+
+def write_session_handout(site: Path, name: str, plans: Path = PLANS) -> Path | None:
+    """Write ``handouts/<name>.html`` from the plan that declares it; None
+    if a chapter it uses was not built."""
+    from bs4 import BeautifulSoup
+
+    text = plans.read_text(encoding="utf-8")
+    where = f"{plans.name}, session handout {name!r}"
+    declaration = next(m for m in DECLARATION.finditer(text) if m["name"] == name)
+    meta = yaml.safe_load(declaration["body"]) or {}
+    plan = section(text, name)
+    table = decks(text)
+    rows = steps(plan, table, where)
+    answers = named(meta.get("answers", ""), table, where)
+    figures = [entry.split() for entry in meta.get("figures", [])]
+    for deck, key in figures:
+        if deck not in table:
+            raise ExtensionError(f"{where}: a figure of no deck: {deck} {key}")
+    pages = {}
+    for _, stem, _, _ in [*answers, *(s for row in rows for s in row.slides)]:
+        page = site / "book" / f"{stem}.html"
+        if not page.exists():
+            return None
+        if stem not in pages:
+            pages[stem] = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+    heading = re.search(r"^## (.+)$", plan, re.M).group(1)
+    parts = [f"<h1>{_text_html(heading)}</h1>"]
+    first, *rest = rows
+    parts.append("<h2>The question</h2>")
+    for _, stem, _, slide in first.slides:
+        for entry in slide.show:
+            if isinstance(entry, Text) and not entry.text.startswith("The paper"):
+                parts.append(f"<p>{_text_html(entry.text)}</p>")
+            elif isinstance(entry, str):
+                parts.append(str(_plain(_element(pages[stem], entry, where))))
+    items = [
+        f"<li>{_text_html(entry.text)}</li>"
+        for _, _, _, slide in answers
+        for entry in slide.show
+        if isinstance(entry, Text)
+    ]
+    parts.append(f'<ol class="posenc-answers">{"".join(items)}</ol>')
+    # the figures side by side, under the row that shows the last of them
+    drawn = []
+    for row in rest:
+        shown = []
+        for deck, stem, _, slide in row.slides:
+            shown.extend(_entries(slide, pages[stem], where))
+            for figure_deck, key in figures:
+                if figure_deck == deck and key in slide.names:
+                    drawn.append(_figure(pages[stem], key, where))
+        if row.activity:
+            shown.append(_activity(row.activity))
+        if figures and len(drawn) == len(figures):
+            shown.append(f'<div class="posenc-handout-figures">{"".join(drawn)}</div>')
+            drawn = []
+        if shown:
+            parts.append(f"<h2>{_text_html(row.title)}</h2>")
+            parts.extend(shown)
+    if drawn:
+        raise ExtensionError(f"{where}: figures on no slide of the plan: {figures}")
+    homework = HOMEWORK.search(plan)
+    if homework:
+        parts.append("<h2>Homework</h2>")
+        parts.append(f"<p>{_text_html(_unref(homework['text'].strip()))}</p>")
+    css = (
+        '<link rel="stylesheet" href="../_static/posenc-handout.css">\n'
+        '<link rel="stylesheet" href="../_static/posenc-session-handout.css">\n'
+    )
+    plain = re.sub(r"[$\\]", "", heading)
+    body = (
+        _head(f"{plain} (handout)", "../", css)
+        + '<body><main class="posenc-handout posenc-session-handout">'
+        + "\n".join(parts)
+        + "</main></body></html>\n"
+    )
+    target = site / "handouts" / f"{name}.html"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(body, encoding="utf-8")
+    return target
+
+
+def write_all(app: Sphinx, exception: Exception | None) -> None:
+    if exception is not None or app.builder.name not in DECK_BUILDERS:
+        return
+    for declaration in DECLARATION.finditer(PLANS.read_text(encoding="utf-8")):
+        written = write_session_handout(Path(app.outdir), declaration["name"])
+        if written is None:
+            LOG.info(
+                "session handout %s: not all its chapters built", declaration["name"]
+            )
+
+
+def setup(app: Sphinx) -> dict:
+    # After _ext/slides.py (900) wrote the chapters' handouts and removed
+    # stale ones; before _ext/prerender_maths.py (950) renders the maths.
+    app.connect("build-finished", write_all, priority=920)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
