@@ -12,9 +12,10 @@ lecturer relies on are checked on the built site (``POSENC_SITE``):
   are read here with the lesson-plan tests' own parser, not the
   generator's, so a slide the generator missed fails here.
 
-Seen failing: the page count with a figure made 12 cm tall; the equation
-check with one slide's equations dropped by the generator (both planted
-and restored, see the session's report).
+Seen failing, each on a planted bug in a built site, then restored: the
+page count with the figure 12 cm tall (Letter: 3 pages); the text size
+with captions at 8 pt; the width with the code block 25 cm wide; the
+equation check with one equation's id gone from the handout.
 """
 
 from __future__ import annotations
@@ -34,6 +35,17 @@ import test_lesson_plans as plans  # noqa: E402
 NAME = "session_90"
 #: The smallest printed text, in CSS px (9 pt).
 MIN_TEXT_PX = 12.0
+#: The paper's width in mm; the text block is that less the side margins.
+PAPER_MM = {"a4": 210.0, "letter": 215.9}
+
+
+def text_width_px(paper: str) -> int:
+    """The printed text block's width in CSS px (96 to the inch)."""
+    margins = sum(
+        float(teaching.PAGE_SETUP["margin"][side].removesuffix("mm"))
+        for side in ("left", "right")
+    )
+    return int((PAPER_MM[paper] - margins) / 25.4 * 96)
 
 
 def shown_names() -> list[str]:
@@ -95,7 +107,8 @@ MEASURE = """() => {
 
 @pytest.mark.parametrize("paper", sorted(teaching.PAPERS))
 def test_it_prints_on_two_pages(browser, base_url, tmp_path, paper):
-    page = browser.new_page()
+    # laid out as wide as the printed text block, to measure what prints
+    page = browser.new_page(viewport={"width": text_width_px(paper), "height": 900})
     try:
         pages = teaching.print_one(
             page, base_url, f"{NAME}.html", tmp_path / f"{NAME}.pdf", paper
