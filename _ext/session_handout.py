@@ -10,22 +10,25 @@ comment inside its section (a comment renders as nothing on the page)::
 
     <!-- session-handout: session_90
     answers: encoding deck, slide 3 "Four questions, four steps"
-    figures: [rope fig-rope-planes, rope fig-rope-pairings]
+    figures: [RoPE fig-rope-pairings]
     -->
 
 The handout ``handouts/<name>.html`` then holds, in order:
 
 * the plan's heading as its title;
 * the session's question: the slide of the timing table's first row, its
-  text and equations; then the ``answers`` slide's text entries;
+  text and equations, then the ``answers`` slide's text entries as a
+  numbered list;
 * for each later row of the plan's timing table (``| minutes | step | show
   |``) that names slides (``<deck> deck, slides N "Title", M "Title"``):
   the row's step as a heading, then, for each of its slides in order, every
   equation it shows (by label, as the chapter renders it, with the text
   just before it when that text ends in ":"), every text entry with
-  display maths (``$$...$$``) and every code listing (``code-...``); the
-  named ``figures`` (``<deck> fig-...``) under the row whose slides show
-  them;
+  display maths (``$$...$$``) and every code listing (``code-...``); of a
+  slide of text alone, its text as a list; of an outline slide, nothing.
+  The named ``figures`` (``<deck> fig-...``, the deck as the table of
+  decks names it), side by side with the first sentence of their
+  captions, under the row that shows the last of them;
 * under the row that names an activity (``activities/<name>.ipynb``): the
   activity's task paragraph and the titles of its steps, from
   ``book/activities/<name>.md``;

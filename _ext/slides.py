@@ -114,9 +114,10 @@ After each HTML build, for every chapter with such comments:
   is its number and its first sentence, whole (it wraps; a player's
   "Shown: ..." is left to its sliders); all of it is in the speaker notes.
 * ``handouts/<name>.html``: the two-page summary for print (``make
-  handouts`` prints it with Chromium, ``scripts/handouts.py``): the short
+  handouts`` prints it with Chromium, ``scripts/teaching.py``): the short
   answer, the key equations (every equation the slides show), the handout's
-  figure and the chapter's summary.
+  figure and the chapter's summary. A lesson plan's session gets one
+  handout for all its decks (``_ext/session_handout.py``).
 
 Each chapter page with slides links to its deck and handout under its title.
 """
