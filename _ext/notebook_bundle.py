@@ -457,7 +457,9 @@ it:
 ```
 
 Then choose *Runtime > Run all*. Colab forgets the files when it
-disconnects: upload the file and run that cell again next time.
+disconnects: upload the file and run that cell again next time. Keep
+Colab's own ipywidgets (do not upgrade it) and do not turn on its custom
+widget manager: the sliders use only core widgets, which Colab shows.
 
 The chapters were run with the newest releases of these libraries when
 this zip was made; the services themselves were not tried.
