@@ -230,8 +230,9 @@ def test_main_path_says_what_the_optional_theorem_proves():
 
 def test_complex_motivation_gives_the_reason_for_pairs():
     """Slide 2: a coordinate alone can be constant or flip sign (the
-    theorem allows one of each); pairs are needed because a sine of any
-    other frequency leaves a part in m + n, said on the slide. For a
+    theorem allows one of each); a sine of any other frequency leaves a
+    part in m + n that other coordinates must cancel, so up to a change of
+    axes coordinates come in pairs, said on the slide. For a
     coordinate alone, p_m p_n = g(m - n) forces |p_m| fixed and
     p_m / p_(m-1) = g(1)/g(0) in {1, -1}."""
     text = shown(slide("complex_solution", 2))
