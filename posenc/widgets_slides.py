@@ -5,9 +5,10 @@ so that its smallest text (10 pt, 13.9 px at the design width) is 24 px on
 a 1024 x 768 screen. A page's player is drawn 4.8 inches wide and 3.9 to
 4.35 inches tall; with its sliders in a row under it and a caption of two
 lines, it fits a slide at 1.36 to 1.52 times at most, its text at 18.5 to
-20.7 px: too small from the back of a hall. The explorers here draw the same data for a slide: a figure 4.8
-inches wide and :data:`SLIDE_HEIGHT` tall, so that it fits at 1.8 times
-with its sliders in a row under it, with fewer ticks and shorter texts.
+20.7 px: too small from the back of a hall. The explorers here draw the
+same data for a slide: a figure 4.8 inches wide and :data:`SLIDE_HEIGHT`
+tall, so that it fits at 1.8 times with its sliders in a row under it,
+with fewer ticks and shorter texts.
 Each subclasses the page's explorer, keeps its sliders and its data, and
 only lays the figure out anew (:func:`lay_out_for_slide`,
 :func:`legend_below`); the deck plays its frames in place of the page's
