@@ -167,9 +167,28 @@ def header_at_scroll(source: str) -> str:
     return source.replace(HEADER_AT_ONCE, HEADER_AT_SCROLL)
 
 
+#: The search page's own scripts, which its template writes without
+#: ``defer``: searchtools.js calls doctools.js's ``_ready`` as it runs, and
+#: doctools.js is deferred (:func:`deferred`), so they are deferred too, in
+#: the same order, after it.
+SEARCH_PAGE_SCRIPTS = re.compile(
+    r'<script src="((?:_static/searchtools|_static/language_data|searchindex)\.js)">'
+)
+
+
+def deferred_search(text: str) -> str:
+    """The search page with its three scripts deferred (a ``ValueError`` if
+    they are not all there)."""
+    lean, found = SEARCH_PAGE_SCRIPTS.subn(r'<script defer="defer" src="\1">', text)
+    if found != 3:
+        raise ValueError(f"search.html: {found} of its 3 scripts found")
+    return lean
+
+
 def batch_theme_tab_stops(app, exception) -> None:
     """Rewrite the built copies of the theme's scripts (Sphinx copies them
-    again on every build): :func:`batched_tab_stops`, :func:`header_at_scroll`."""
+    again on every build), :func:`batched_tab_stops` and
+    :func:`header_at_scroll`, and the search page's scripts deferred."""
     if exception is not None or app.builder.format != "html":
         return
     static = Path(app.outdir) / "_static"
@@ -182,6 +201,11 @@ def batch_theme_tab_stops(app, exception) -> None:
             source = script.read_text(encoding="utf-8")
             if done not in source:
                 script.write_text(rewrite(source), encoding="utf-8")
+    search = Path(app.outdir) / "search.html"
+    if search.exists():
+        text = search.read_text(encoding="utf-8")
+        if SEARCH_PAGE_SCRIPTS.search(text):
+            search.write_text(deferred_search(text), encoding="utf-8")
 
 
 def setup(app):
