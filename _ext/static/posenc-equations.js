@@ -40,9 +40,13 @@
   };
   // A formula inside a control (a quiz option, a clicker choice) is no tab
   // stop of its own: the control is (formulas carry tabindex 0 otherwise,
-  // _ext/prerender_maths.py).
+  // _ext/prerender_maths.py, and an inline one that scrolls is a stop of
+  // Chromium's). Set at once, before any measure: a ResizeObserver does not
+  // report every one of them.
   document
-    .querySelectorAll("button mjx-container, label mjx-container")
+    .querySelectorAll(
+      "button mjx-container, label mjx-container, button span.math, label span.math",
+    )
     .forEach((formula) => { formula.tabIndex = -1; });
   const boxes = [
     ...document.querySelectorAll(
