@@ -159,6 +159,9 @@ def setup(app):
     # The theme's style sheets without the rules no page uses, its icon
     # font cut to the icons drawn (_ext/page_weight.py), on every build.
     app.setup_extension("page_weight")
+    # Scripts that never hold a page up: deferred, thebe's dropped, the
+    # theme's tab stops measured at once (_ext/lean_scripts.py).
+    app.setup_extension("lean_scripts")
     app.connect("config-inited", quiet_pages)
     app.connect("config-inited", add_static_path)
     app.add_css_file("posenc-widths.css")

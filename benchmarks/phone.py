@@ -13,6 +13,18 @@ a local server that sends every file as it is on disk, in a fresh context
   then and one second more (``layout-shift`` entries of a
   PerformanceObserver, those without recent input, summed).
 
+Why the load event, and not the first paint of the maths: the maths is in
+the page, so a formula can be read once it is painted with its fonts, and
+that may come before the load. But with JavaScript on, a page is not ready
+to be read while its scripts hold the browser busy (a page that paints and
+then does not scroll or answer a tap for seconds); the load event and the
+fonts come after every script a page runs as it loads, and the load with
+JavaScript off is measured the same way, from the same server, so the
+ratio compares the same thing with and without the scripts. Work a script
+puts off until after the load is not hidden by this either: the maths
+counts as readable once the fonts are ready and the page answers the
+query, which waits for any task the scripts keep running.
+
 The raw bytes are every response of the JavaScript-on load, body and
 headers, as on disk (``benchmarks/pages.py`` measures them compressed too).
 
