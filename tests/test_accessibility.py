@@ -327,7 +327,7 @@ def decks_with_players() -> list[str]:
     return [
         f"slides/{deck.name}"
         for deck in sorted((SITE / "slides").glob("*.html"))
-        if 'class="posenc-explorer posenc-player"' in deck.read_text()
+        if 'class="posenc-explorer posenc-player' in deck.read_text()
     ] or ["(no deck with a player)"]
 
 
