@@ -297,7 +297,7 @@ PLAYER_DECKS = [
     for name in MARKED
     if (SITE / "slides" / f"{name}.html").exists()
     # a player's element, not the stylesheet every deck links
-    and 'class="posenc-explorer posenc-player"'
+    and 'class="posenc-explorer posenc-player'
     in (SITE / "slides" / f"{name}.html").read_text()
 ]
 
