@@ -638,7 +638,13 @@ def write_deck(
         + f"width: {WIDTH}, height: {HEIGHT}, margin: 0.02, center: false, "
         + "display: 'flex', "
         + "hash: true, transition: 'none', slideNumber: 'c/t', "
-        + "plugins: [RevealNotes]});</script>\n</body>\n</html>\n"
+        + "plugins: [RevealNotes]});\n"
+        # only the current slide takes the focus: Tab from a slide's player
+        # reaches its own controls and formulas, not the hidden slides' ones
+        + "const posencInert = () => Reveal.getSlides().forEach("
+        + "s => { s.inert = s !== Reveal.getCurrentSlide(); });\n"
+        + "Reveal.on('ready', posencInert);\n"
+        + "Reveal.on('slidechanged', posencInert);</script>\n</body>\n</html>\n"
     )
     target = site / "slides" / f"{name}.html"
     target.parent.mkdir(parents=True, exist_ok=True)

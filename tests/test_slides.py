@@ -292,6 +292,33 @@ def test_deck_by_keyboard(browser, name):
     assert errors == []
 
 
+#: JavaScript: where a Tab stop is: for the focused
+#: element, the index of the slide that holds it (-1: outside every slide).
+FOCUS_SLIDE = """() => {
+  const section = document.activeElement.closest('.slides > section');
+  return section ? Reveal.getSlides().indexOf(section) : -1;
+}"""
+
+
+@pytest.mark.parametrize("name", MARKED)
+def test_tab_stays_on_the_current_slide(browser, name):
+    """Tab from slide 5 (as the plans number slides; the last slide in a
+    shorter deck) stops only on that slide's controls and formulas (or
+    reveal.js's own controls), never on a hidden neighbouring slide."""
+    page, outside, errors = open_deck(browser, name)
+    index = min(4, page.evaluate("Reveal.getTotalSlides()") - 1)
+    page.evaluate(f"Reveal.slide({index}, 0, 1000)")
+    page.wait_for_timeout(300)
+    page.evaluate("document.activeElement.blur()")
+    stops = []
+    for _ in range(12):
+        page.keyboard.press("Tab")
+        stops.append(page.evaluate(FOCUS_SLIDE))
+    assert page.evaluate("Reveal.getIndices().h") == index
+    assert [s for s in stops if s not in (index, -1)] == [], stops
+    assert errors == []
+
+
 PLAYER_DECKS = [
     name
     for name in MARKED
