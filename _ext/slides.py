@@ -534,9 +534,16 @@ def _notes_of(slide: Slide, captions: list[str]) -> str:
 
 
 def _slide_html(
-    slide: Slide, number: int, soup, page: str, site: Path, explorers: list[str]
+    slide: Slide,
+    number: int,
+    soup,
+    page: str,
+    site: Path,
+    explorers: list[str],
+    notes: bool = True,
 ) -> str:
-    """One ``<section>`` of the deck."""
+    """One ``<section>`` of the deck; without speaker notes if not ``notes``
+    (the student edition: see :func:`write_all`)."""
     where = f"{page}: slide {number + 1} {slide.title!r}"
     captions: list[str] = []
     parts: list[str] = []
@@ -577,18 +584,25 @@ def _slide_html(
         attributes += f' class="{" ".join(classes)}"'
     if slide.steps:
         attributes += ' data-steps="true"'
+    aside = f'<aside class="notes">{_notes_of(slide, captions)}</aside>' if notes else ""
     return (
         f"<section {attributes}>{badge}<h2>{_notes_html(slide.title, True)}</h2>"
         f'<div class="posenc-slide-body">{"".join(parts)}</div>'
-        f'<aside class="notes">{_notes_of(slide, captions)}</aside></section>'
+        f"{aside}</section>"
     )
 
 
 def write_deck(
-    site: Path, page: str, slides: list[Slide], key: str, book: str = ""
+    site: Path,
+    page: str,
+    slides: list[Slide],
+    key: str,
+    book: str = "",
+    notes: bool = True,
 ) -> tuple[Path, list[str]]:
     """Write ``slides/<name>.html`` from the built ``page``; return its path
-    and the explorers it plays. ``book`` is the book's name (title slide)."""
+    and the explorers it plays. ``book`` is the book's name (title slide);
+    ``notes`` False leaves the speaker notes out (student edition)."""
     from bs4 import BeautifulSoup
 
     soup = BeautifulSoup((site / page).read_text(encoding="utf-8"), "html.parser")
@@ -598,14 +612,21 @@ def write_deck(
     sections = [
         '<section class="posenc-title-slide" data-slide="0" data-kind="title">'
         f"<h1>{_title_html(soup)}</h1>{book_line}"
-        '<aside class="notes"><p>The chapter page: '
-        f"{html.escape(page)}. Press the right arrow or space to go on "
-        "(a slide with steps shows its next step first); Esc shows every "
-        "slide.</p></aside></section>"
+        + (
+            '<aside class="notes"><p>The chapter page: '
+            f"{html.escape(page)}. Press the right arrow or space to go on "
+            "(a slide with steps shows its next step first); Esc shows every "
+            "slide.</p></aside>"
+            if notes
+            else ""
+        )
+        + "</section>"
     ]
     explorers: list[str] = []
     for number, slide in enumerate(slides, start=1):
-        sections.append(_slide_html(slide, number, soup, page, site, explorers))
+        sections.append(
+            _slide_html(slide, number, soup, page, site, explorers, notes)
+        )
     up = "../"
     css = "".join(
         f'<link rel="stylesheet" href="{up}_static/{path}">\n'
@@ -751,6 +772,11 @@ def write_all(app: Sphinx, exception: Exception | None) -> None:
     if exception is not None or app.builder.name not in DECK_BUILDERS:
         return
     site = Path(app.outdir)
+    # The student edition's decks carry no speaker notes at all: the notes
+    # hold the plan's answers (what to say after the question, the numbers
+    # an activity finds, the board work that derives them), so they are
+    # left out whole rather than trimmed (_ext/editions.py).
+    student = getattr(app.config, "posenc_edition", "default") == "student"
     copy_reveal(site)
     own = (Path(__file__), Path(__file__).with_name("slide_forms.py"))
     code = max(path.stat().st_mtime for path in (*own, *STATIC.iterdir()))
@@ -766,7 +792,7 @@ def write_all(app: Sphinx, exception: Exception | None) -> None:
         since = max(code, (site / page).stat().st_mtime)
         if all(t.exists() and t.stat().st_mtime > since for t in targets):
             continue
-        write_deck(site, page, slides, frames_key(), book_name(app))
+        write_deck(site, page, slides, frames_key(), book_name(app), notes=not student)
         write_handout(site, page, slides)
     for folder in ("slides", "handouts"):
         for stale in set((site / folder).glob("*.html")) - written:

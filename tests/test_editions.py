@@ -238,6 +238,19 @@ def student_texts(student_site):
     return dict(site_texts(student_site))
 
 
+def test_student_decks_carry_no_speaker_notes(student_site):
+    """The speaker notes hold the plans' answers (what to say after the
+    question, the numbers an activity finds, the board work deriving them):
+    the student edition's decks have none (_ext/slides.py write_all)."""
+    decks = sorted((student_site / "slides").glob("*.html"))
+    assert decks, "the student edition has no decks"
+    for deck in decks:
+        text = deck.read_text(encoding="utf-8")
+        assert 'data-kind="motivation"' in text, deck.name
+        for leak in ('class="notes"', "posenc-ask", "posenc-board", "Expected answer"):
+            assert leak not in text, f"{deck.name}: {leak}"
+
+
 def test_the_student_edition_has_the_chapters_and_their_downloads(student_texts):
     for path in CHAPTERS:
         if path.stem in {"bibliography"}:
