@@ -584,7 +584,9 @@ def _slide_html(
         attributes += f' class="{" ".join(classes)}"'
     if slide.steps:
         attributes += ' data-steps="true"'
-    aside = f'<aside class="notes">{_notes_of(slide, captions)}</aside>' if notes else ""
+    aside = (
+        f'<aside class="notes">{_notes_of(slide, captions)}</aside>' if notes else ""
+    )
     return (
         f"<section {attributes}>{badge}<h2>{_notes_html(slide.title, True)}</h2>"
         f'<div class="posenc-slide-body">{"".join(parts)}</div>'
@@ -624,9 +626,7 @@ def write_deck(
     ]
     explorers: list[str] = []
     for number, slide in enumerate(slides, start=1):
-        sections.append(
-            _slide_html(slide, number, soup, page, site, explorers, notes)
-        )
+        sections.append(_slide_html(slide, number, soup, page, site, explorers, notes))
     up = "../"
     css = "".join(
         f'<link rel="stylesheet" href="{up}_static/{path}">\n'
