@@ -112,6 +112,17 @@ def inject(page) -> None:
     )
 
 
+#: JavaScript: until the theme's tab stops for scrolling boxes are set again
+#: after a change to the page (a dropdown opened, a resize): the theme waits
+#: 300 ms after the last change, then sets them in the next frame
+#: (``_ext/lean_scripts.py``). A timer of 350 ms set now fires after the
+#: theme's, and the frames after it come after the theme's frame.
+SETTLED = """async () => {
+  await new Promise(done => setTimeout(done, 350));
+  for (const _ of [1, 2]) await new Promise(done => requestAnimationFrame(done));
+}"""
+
+
 def run(
     page,
     rules: list[str],
@@ -123,6 +134,7 @@ def run(
     matching the CSS selector ``within``); with ``kind="tag"``, ``rules``
     are tags (:data:`WCAG`), and the rules ``without`` are left out."""
     inject(page)
+    page.evaluate(SETTLED)
     excluded = [selector for selector, _ in EXCLUDE]
     return page.evaluate(RUN, [within, kind, rules, excluded, list(without)])
 
