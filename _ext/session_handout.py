@@ -56,10 +56,10 @@ from slides import (
     Text,
     _element,
     _first_sentence,
-    _head,
     _plain,
     _text_html,
     slides_of,
+    write_handout_page,
 )
 from sphinx.application import Sphinx
 from sphinx.errors import ExtensionError
@@ -289,21 +289,8 @@ def write_session_handout(site: Path, name: str, plans: Path = PLANS) -> Path | 
     if homework:
         parts.append("<h2>Homework</h2>")
         parts.append(f"<p>{_text_html(_unref(homework['text'].strip()))}</p>")
-    css = (
-        '<link rel="stylesheet" href="../_static/posenc-handout.css">\n'
-        '<link rel="stylesheet" href="../_static/posenc-session-handout.css">\n'
-    )
     plain = re.sub(r"[$\\]", "", heading)
-    body = (
-        _head(f"{plain} (handout)", "../", css)
-        + '<body><main class="posenc-handout posenc-session-handout">'
-        + "\n".join(parts)
-        + "</main></body></html>\n"
-    )
-    target = site / "handouts" / f"{name}.html"
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(body, encoding="utf-8")
-    return target
+    return write_handout_page(site, name, plain, parts, "posenc-session-handout")
 
 
 def write_all(app: Sphinx, exception: Exception | None) -> None:

@@ -727,10 +727,22 @@ def write_handout(site: Path, page: str, slides: list[Slide]) -> Path:
         f"(book/{html.escape(name)}); the derivations, the checks and "
         "the exercises are there.</p>"
     )
-    css = '<link rel="stylesheet" href="../_static/posenc-handout.css">\n'
+    return write_handout_page(site, name, title, parts)
+
+
+def write_handout_page(
+    site: Path, name: str, title: str, parts: list[str], style: str = ""
+) -> Path:
+    """Write ``handouts/<name>.html``: ``parts`` in the handouts' page, with
+    the handouts' style sheet and, if given, ``style`` (a sheet of
+    ``_static`` whose class is also the page's)."""
+    sheets = ["posenc-handout", *([style] if style else [])]
+    css = "".join(
+        f'<link rel="stylesheet" href="../_static/{sheet}.css">\n' for sheet in sheets
+    )
     body = (
         _head(f"{title} (handout)", "../", css)
-        + '<body><main class="posenc-handout">'
+        + f'<body><main class="{" ".join(sheets)}">'
         + "\n".join(parts)
         + "</main></body></html>\n"
     )
