@@ -83,6 +83,16 @@ the rule):
     Markdown with maths: what to say (reveal.js's speaker notes, key S).
 ``handout``
     On one slide of the deck: the name of the handout's figure.
+``edition``
+    ``instructor``: the slide shows the answers of an activity or a
+    question, instructor-only material (``_ext/editions.py``). The
+    instructor's deck shows it as written; the student edition's deck keeps
+    its number and title but shows, instead of its entries, "Discussed in
+    class." and its ``placeholder`` (Markdown: the question the slide
+    answers). No figure, no numbers; the student copies of the chapter drop
+    the comment.
+``placeholder``
+    Needs ``edition: instructor``: the text of its placeholder slide.
 
 Write the title short: at most :data:`MAX_TITLE` characters, stating the
 slide's point (``tests/test_slides.py`` checks this and the rules above that
@@ -200,6 +210,7 @@ REVEAL = Path(__file__).resolve().parent / "vendor" / "revealjs"
 KINDS = ("motivation", "outline", "recap")
 #: The keys of a slide comment.
 KEYS = ("kind", "optional", "show", "steps", "ask", "board", "notes", "handout")
+KEYS += ("edition", "placeholder")
 #: The longest title a slide may have, in characters (a test, not the build).
 MAX_TITLE = 40
 
@@ -224,6 +235,9 @@ class Slide:
     steps: bool = False
     ask: str = ""
     board: str = ""
+    #: ``instructor``: the student deck shows ``placeholder`` instead.
+    edition: str = ""
+    placeholder: str = ""
 
     @property
     def names(self) -> list[str]:
@@ -274,7 +288,11 @@ def _parse(title: str, body: str, where: str) -> Slide:
     for key in ("optional", "steps"):
         if not isinstance(meta.get(key, False), bool):
             fail(f"{key} is true or false, not {meta[key]!r}")
-    for key in ("ask", "board", "notes", "handout"):
+    if meta.get("edition", "instructor") != "instructor":
+        fail(f"edition is 'instructor' (or omitted), not {meta['edition']!r}")
+    if meta.get("placeholder") and not meta.get("edition"):
+        fail("'placeholder' needs 'edition: instructor'")
+    for key in ("ask", "board", "notes", "handout", "placeholder"):
         if meta.get(key) is not None and not isinstance(meta[key], str):
             fail(f"{key} is text (Markdown), not {meta[key]!r}")
     show = meta.get("show") or []
@@ -294,7 +312,19 @@ def _parse(title: str, body: str, where: str) -> Slide:
         steps=meta.get("steps", False),
         ask=(meta.get("ask") or "").strip(),
         board=meta.get("board") or "",
+        edition=meta.get("edition") or "",
+        placeholder=(meta.get("placeholder") or "").strip(),
     )
+
+
+def for_students(slide: Slide) -> Slide:
+    """The student deck's slide: an ``edition: instructor`` slide keeps its
+    title and place and shows its placeholder; any other, itself."""
+    if slide.edition != "instructor":
+        return slide
+    texts = ["Discussed in class.", *([slide.placeholder] * bool(slide.placeholder))]
+    show = [Text(text) for text in texts]
+    return Slide(slide.title, show, kind=slide.kind, optional=slide.optional)
 
 
 def slides_of(text: str, where: str = "") -> list[Slide]:
@@ -804,6 +834,8 @@ def write_all(app: Sphinx, exception: Exception | None) -> None:
         since = max(code, (site / page).stat().st_mtime)
         if all(t.exists() and t.stat().st_mtime > since for t in targets):
             continue
+        if student:  # answers out, numbers kept (_ext/editions.py)
+            slides = [for_students(slide) for slide in slides]
         write_deck(site, page, slides, frames_key(), book_name(app), notes=not student)
         write_handout(site, page, slides)
     for folder in ("slides", "handouts"):

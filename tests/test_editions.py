@@ -10,6 +10,12 @@ their hidden elements, the scripts, the notebook downloads
 search index holds stemmed words, not sentences, so it is searched for the
 words that occur in solutions and nowhere else in the book.
 
+Instructor-only material (``instructor-only``, ``_ext/editions.py``) is
+searched for the same way, and the rope chapter's in-class activity in
+particular: its answers (figure, numbers, computed by running the activity)
+are on the default site (``POSENC_SITE``) and in no file of the student
+one, whose RoPE deck keeps the slide's number with a placeholder.
+
 The pure-Python tests of the stripping (``_ext/editions.py``) and of the
 student table of contents run without a build.
 """
@@ -89,6 +95,32 @@ SOLUTIONS = {
 }
 
 
+def instructor_bodies(text: str) -> list[str]:
+    """The text of each piece of instructor-only material of a chapter
+    (slide comments aside: their shown text is on the student deck)."""
+    lines = text.splitlines(keepends=True)
+    bodies = ["".join(lines[a:b]) for a, b in editions.instructor_spans(lines)]
+    return [body for body in bodies if not editions.SLIDE_OPEN.match(body)]
+
+
+def instructor_slide_notes(path: Path) -> list[str]:
+    """The speaker notes of the chapter's ``edition: instructor`` slides."""
+    import slides
+
+    found = slides.slides_of(path.read_text(), path.stem)
+    return [s.notes for s in found if s.edition == "instructor"]
+
+
+INSTRUCTOR = {
+    f"{path.stem}:{number}": body
+    for path in CHAPTERS
+    for number, body in enumerate(
+        instructor_bodies(path.read_text()) + instructor_slide_notes(path), start=1
+    )
+}
+ROPE = ROOT / "book" / "rope.md"
+
+
 # ------------------------------------------------------------ no build needed
 
 
@@ -108,7 +140,8 @@ def test_stripping_removes_every_solution_and_keeps_every_exercise(path):
     assert "{solution" not in stripped
     assert stripped.count("{exercise}") == text.count("{exercise}")
     assert stripped.count("{code-cell}") == text.count("{code-cell}") - sum(
-        body.count("{code-cell}") for body in solution_bodies(text)
+        body.count("{code-cell}")
+        for body in solution_bodies(text) + instructor_bodies(text)
     )
     left = plain(stripped)
     for body in solution_bodies(text):
@@ -141,6 +174,45 @@ def test_stripping_a_plain_solution_and_a_gated_one():
     assert editions.strip_markdown(text) == "Before.\n\n\nMiddle.\n\n\nAfter.\n"
     with pytest.raises(ValueError, match="solution-end"):
         editions.strip_markdown("```{solution-start} x\n```\nSecret\n")
+
+
+def test_stripping_instructor_only_material():
+    """A dropdown, a {div} and a code cell marked instructor-only go, with
+    every slide comment; student-only text and other cells stay."""
+    text = (
+        "Before.\n\n::::{dropdown} For instructors: answers\n"
+        ":class-container: instructor-only\n:::{note}\nInner.\n:::\n"
+        "Secret one.\n::::\n\n"
+        ":::{div} student-only\nDiscussed in class.\n:::\n\n"
+        "```{code-cell} ipython3\n---\nmystnb:\n  figure:\n    name: fig-x\n"
+        "tags: [hide-input, instructor-only]\n---\nsecret = 3\n```\n\n"
+        "```{code-cell} ipython3\n:tags: [instructor-only]\nsecret = 4\n```\n\n"
+        "```{code-cell} ipython3\n:tags: [not-instructor-only]\nkept = 5\n```\n\n"
+        ":::{div} instructor-only\nSecret two.\n:::\n\n"
+        "<!-- slide: A slide\nnotes: |\n  Secret three.\n-->\n\nAfter.\n"
+    )
+    stripped = editions.strip_markdown(text)
+    assert "ecret" not in stripped and "slide" not in stripped, stripped
+    for kept in ("Before.", "Discussed in class.", "kept = 5", "After."):
+        assert kept in stripped
+    notebook = editions.strip_notebook(jupytext.reads(text, fmt="md"))
+    sources = [cell.source for cell in notebook.cells]
+    assert not [source for source in sources if "ecret" in source], sources
+    assert any("kept = 5" in source for source in sources)
+
+
+def test_the_rope_activitys_answers_are_instructor_only():
+    """The rope chapter's activity answers (its dropdown, its figure's cell,
+    its slide) are marked, so the student copies have none of them."""
+    text = ROPE.read_text()
+    stripped = editions.strip_markdown(text)
+    assert "fig-rope-activity" in text and "fig-rope-activity" not in stripped
+    assert "answers are discussed in class" in stripped
+    assert "For instructors:" in "".join(instructor_bodies(text))
+    (notes,) = instructor_slide_notes(ROPE)  # "What the activity finds"
+    assert "$-8.45$" in notes  # checked against the activity in test_kit_figures
+    notebook = editions.strip_notebook(jupytext.read(ROPE))
+    assert not [c for c in notebook.cells if "act_score" in c.source]
 
 
 def test_student_toc_leaves_out_the_instructor_section():
@@ -286,6 +358,97 @@ def test_no_solution_text_in_any_file(student_texts, public, key):
         if fragment in text
     ]
     assert not leaks, leaks[:5]
+
+
+@pytest.mark.parametrize("key", sorted(INSTRUCTOR))
+def test_no_instructor_only_text_in_any_file(student_texts, public, key):
+    leaks = [
+        (fragment, name)
+        for fragment in fragments(INSTRUCTOR[key])
+        if fragment not in public
+        for name, text in student_texts.items()
+        if fragment in text
+    ]
+    assert not leaks, leaks[:5]
+
+
+@pytest.fixture(scope="module")
+def activity_answers() -> list[str]:
+    """The rope activity's results as its answer computes them: the scores
+    at offsets +3 and -3 (to 2 decimals) and the mixed pairings' spread."""
+    import numpy as np
+    import test_activity
+
+    seen = test_activity.run_in_process(test_activity.rope_cells()[:-1])
+    one, two = (f"{abs(np.mean(seen[k])):.2f}" for k in ("scores", "behind"))
+    return [one, two, f"spread by {round(float(np.ptp(seen['mixed'])))}"]
+
+
+def number_in(number: str, text: str) -> bool:
+    """Whether ``number`` (as "8.45", or a phrase) stands in raw ``text``
+    as a number of its own (not inside 18.456)."""
+    return re.search(rf"(?<![\d.]){re.escape(number)}(?![\d])", text) is not None
+
+
+#: Third-party files whose own data happen to hold such digits (an icon
+#: font's paths, its source map): not built from the book.
+VENDORED = ("_static/scripts/fontawesome.js",)
+
+
+def test_the_activitys_answers_are_on_the_default_site(site, activity_answers):
+    page = (site / "book" / "rope.html").read_text(encoding="utf-8")
+    assert 'id="fig-rope-activity"' in page
+    assert "For instructors: the in-class activity" in page
+    assert "discussed in class" not in page  # the student edition's sentence
+    text = html.unescape(re.sub(r"<[^>]+>", " ", page))
+    text = " ".join(text.split())
+    for answer in activity_answers:
+        assert number_in(answer, text), answer
+    deck = (site / "slides" / "rope.html").read_text(encoding="utf-8")
+    assert deck.count("fig-rope-activity") == 1
+
+
+def test_the_activitys_answers_are_in_no_student_file(student_site, activity_answers):
+    """Not the figure, not its name, not a number it finds, in any file
+    (pages, search index, decks, handouts, notebooks, zip members), in
+    the rendered maths (MathML) or the HTML's comments."""
+    leaks = []
+    for name, raw in student_files(student_site):
+        if name.startswith(VENDORED) or name.endswith(".map"):
+            continue
+        text = " ".join(html.unescape(raw).split())
+        # posenc's code ships in the zip: its docstrings may name the figure
+        names = [] if "/posenc/" in name else ["fig-rope-activity"]
+        leaks += [
+            (name, answer)
+            for answer in [*names, "<!-- slide:", *activity_answers]
+            if answer in text
+            and (answer.startswith(("fig", "<")) or number_in(answer, text))
+        ]
+    assert not leaks, leaks[:10]
+    page = (student_site / "book" / "rope.html").read_text(encoding="utf-8")
+    assert "answers are discussed in class" in page
+    assert "For instructors" not in page
+
+
+def test_the_student_deck_keeps_the_activity_slides_number(site, student_site):
+    """RoPE's "What the activity finds" is slide N in both decks (the plans
+    name it by number); the student's shows the placeholder, no figure."""
+    from bs4 import BeautifulSoup
+
+    def slide(root: Path):
+        soup = BeautifulSoup((root / "slides" / "rope.html").read_text(), "html.parser")
+        sections = soup.select(".slides > section")
+        titles = [s.h2.get_text() if s.h2 else "" for s in sections]
+        return len(sections), titles.index("What the activity finds"), sections
+
+    total, number, _ = slide(site)
+    student_total, student_number, sections = slide(student_site)
+    assert (student_total, student_number) == (total, number)
+    shown = sections[student_number]
+    assert not shown.find(["img", "figure"])
+    assert "Discussed in class." in shown.get_text()
+    assert "offset" in shown.get_text()  # the activity's question
 
 
 def solution_only_words() -> set[str]:
