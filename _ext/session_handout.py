@@ -46,6 +46,7 @@ two pages of A4 and of US Letter (``scripts/teaching.py``,
 
 from __future__ import annotations
 
+import html
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -165,28 +166,38 @@ def steps(plan: str, table: dict[str, Path], where: str) -> list[Step]:
     return rows
 
 
-def _entries(slide, soup, where: str) -> list[str]:
-    """What the handout keeps of a slide: its equations (with their lead),
-    its display maths and its code; of a slide of text alone (no maths on
-    a line of its own, no figure), its text entries as a list; nothing of
-    an outline slide (the handout's headings are the session's steps)."""
-    if slide.kind == "outline":
+def _entries(slide, soup, where: str, lead: str = "") -> list:
+    """What the handout keeps of a slide, in the slide's order: its text
+    entries (the sentences that say what each equation is and define its
+    symbols) as :class:`Text`, its equations and code listings as HTML;
+    ``lead`` (the plan's ``leads``) first. A slide's figures and players
+    are left out (the plan's ``figures`` are drawn apart), and so are
+    outline and recap slides (the handout's headings are the session's
+    steps; it is itself the recap)."""
+    if slide.kind in ("outline", "recap"):
         return []
-    texts = [entry.text for entry in slide.show if isinstance(entry, Text)]
-    if len(texts) == len(slide.show) and not any("$$" in t for t in texts):
-        items = "".join(f"<li>{_text_html(text)}</li>" for text in texts)
-        return [f'<ul class="posenc-slide-text">{items}</ul>']
-    parts = []
-    for before, entry in zip([None, *slide.show[:-1]], slide.show, strict=True):
+    kept = [Text(lead)] if lead else []
+    for entry in slide.show:
         if isinstance(entry, Text):
-            if "$$" in entry.text:
-                parts.append(f"<p>{_text_html(entry.text)}</p>")
+            kept.append(entry)
+        elif entry.startswith(("eq-", "code-")):
+            kept.append(str(_plain(_element(soup, entry, where))))
+    return kept
+
+
+def _paragraphs(entries: list) -> list[str]:
+    """HTML of ``entries``: consecutive text entries, one paragraph (a
+    block of the handout reads as prose, and takes fewer lines)."""
+    parts, run = [], []
+    for entry in [*entries, None]:
+        if isinstance(entry, Text):
+            run.append(entry.text)
             continue
-        if entry.startswith(("eq-", "code-")):
-            if isinstance(before, Text) and before.text.endswith(":"):
-                if "$$" not in before.text:
-                    parts.append(f"<p>{_text_html(before.text)}</p>")
-            parts.append(str(_plain(_element(soup, entry, where))))
+        if run:
+            parts.append(f"<p>{_text_html(' '.join(run))}</p>")
+            run = []
+        if entry is not None:
+            parts.append(entry)
     return parts
 
 
@@ -206,15 +217,75 @@ def _figure(soup, key: str, where: str) -> str:
     return f'<div class="posenc-handout-figure">{element}</div>'
 
 
-def _activity(name: str) -> str:
-    """The activity's task paragraph and its steps' titles."""
+def _activity(name: str, link) -> str:
+    """The activity's task paragraph, the code its first cell gives the
+    students to complete, and its steps' titles."""
     text = (BOOK / "activities" / f"{name}.md").read_text(encoding="utf-8")
     task = re.search(r"^\*\*Task.*?(?=\n\n)", text, re.M | re.S)
+    cell = re.search(r"^```\{code-cell\}[^\n]*\n(.*?)^```", text, re.M | re.S)
+    code = re.sub(r"^:[\w-]+:.*\n+", "", cell.group(1), flags=re.M) if cell else ""
+    # one blank line, before a definition only: the skeleton, compact
+    code = re.sub(r"\n\s*\n(?!def |class )", "\n", re.sub(r"\n{3,}", "\n\n", code))
     titles = re.findall(r"^## Step (\d+): (.*)$", text, re.M)
     steps = "; ".join(f"{n}. {_text_html(title)}" for n, title in titles)
+    opening = link(f"activities/{name}.ipynb")
     return (
-        f"<p>{_text_html(task.group(0)) if task else ''}</p>"
-        f"<p>The steps in <code>activities/{name}.ipynb</code>: {steps}.</p>"
+        f"<p>{_text_html(task.group(0)) if task else ''} "
+        f"Open {opening}; its first cell:</p>"
+        f'<pre class="posenc-activity-code">{html.escape(code.strip())}</pre>'
+        f"<p>Then its steps: {steps}.</p>"
+    )
+
+
+def _check(slides: list, where: str) -> str:
+    """The "check yourself" box: the questions the named slides ask (their
+    ``ask``, without its stage direction), no answers."""
+    items = []
+    for deck, _, number, slide in slides:
+        if not slide.ask:
+            raise ExtensionError(f"{where}: {deck} slide {number} asks nothing")
+        ask = re.sub(r"^\((?:before|after|with)[^)]*\)\s*", "", slide.ask, flags=re.I)
+        items.append(f"<li>{_text_html(ask)}</li>")
+    return (
+        '<div class="posenc-check"><h2>Check yourself</h2>'
+        f"<ol>{''.join(items)}</ol></div>"
+    )
+
+
+def _linker(site_url: str):
+    """A link to a file of the site: absolute under ``site_url`` (the
+    book's ``html_baseurl``), else relative to ``handouts/``, as the
+    site's pages link; its text is the address a reader types."""
+    base = site_url.rstrip("/") + "/" if site_url else ""
+
+    def link(path: str, text: str = "") -> str:
+        href = f"{base}{path}" if base else f"../{path}"
+        shown = html.escape(text or base + path)
+        return f'<a href="{html.escape(href)}"><code>{shown}</code></a>'
+
+    return link
+
+
+def _addresses(link, site_url: str, activity: str | None, homework: bool) -> str:
+    """Where the book, the notebooks, the activity and the homework are."""
+    rows = [
+        ("The book", link("index.html", site_url or "index.html")),
+        ("The chapters as notebooks, with <code>posenc</code>", link("notebooks.zip")),
+    ]
+    if activity:
+        rows.append(("The activity", link(f"activities/{activity}.ipynb")))
+    if homework:
+        rows.append(("The homework", "the notebooks linked above"))
+    items = "".join(f"<li>{what}: {where}</li>" for what, where in rows)
+    scope = (
+        ""
+        if site_url
+        else "<p>Addresses are on the book's site, from its root "
+        "(your lecturer gives its address).</p>"
+    )
+    return (
+        '<div class="posenc-where"><h2>Where to find everything</h2>'
+        f"{scope}<ul>{items}</ul></div>"
     )
 
 
@@ -225,9 +296,12 @@ def _unref(text: str) -> str:
     return re.sub(r"\s*Answer keys:\s*\.", "", text)
 
 
-def write_session_handout(site: Path, name: str, plans: Path = PLANS) -> Path | None:
+def write_session_handout(
+    site: Path, name: str, plans: Path = PLANS, site_url: str = ""
+) -> Path | None:
     """Write ``handouts/<name>.html`` from the plan that declares it; None
-    if a chapter it uses was not built."""
+    if a chapter it uses was not built. ``site_url``: the book's address
+    (``html_baseurl``), or empty for links relative to the site."""
     from bs4 import BeautifulSoup
 
     text = plans.read_text(encoding="utf-8")
@@ -238,6 +312,13 @@ def write_session_handout(site: Path, name: str, plans: Path = PLANS) -> Path | 
     table = decks(text)
     rows = steps(plan, table, where)
     answers = named(meta.get("answers", ""), table, where)
+    checks = named(meta.get("check", ""), table, where)
+    leads = meta.get("leads") or {}
+    shown = {f"{deck} {number}" for row in rows for deck, _, number, _ in row.slides}
+    if set(leads) - shown:
+        raise ExtensionError(
+            f"{where}: leads for slides it does not show: {sorted(set(leads) - shown)}"
+        )
     figures = [entry.split() for entry in meta.get("figures", [])]
     for deck, key in figures:
         if deck not in table:
@@ -249,6 +330,7 @@ def write_session_handout(site: Path, name: str, plans: Path = PLANS) -> Path | 
             return None
         if stem not in pages:
             pages[stem] = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+    link = _linker(site_url)
     heading = re.search(r"^## (.+)$", plan, re.M).group(1)
     parts = [f"<h1>{_text_html(heading)}</h1>"]
     first, *rest = rows
@@ -266,29 +348,45 @@ def write_session_handout(site: Path, name: str, plans: Path = PLANS) -> Path | 
         if isinstance(entry, Text)
     ]
     parts.append(f'<ol class="posenc-answers">{"".join(items)}</ol>')
-    # the figures side by side, under the row that shows the last of them
-    drawn = []
+    # a named figure with the text of its slide beside it
+    drawn, activity = set(), None
     for row in rest:
         shown = []
-        for deck, stem, _, slide in row.slides:
-            shown.extend(_entries(slide, pages[stem], where))
-            for figure_deck, key in figures:
-                if figure_deck == deck and key in slide.names:
-                    drawn.append(_figure(pages[stem], key, where))
+        for deck, stem, number, slide in row.slides:
+            lead = leads.get(f"{deck} {number}", "")
+            entries = _entries(slide, pages[stem], where, lead)
+            keys = [k for d, k in figures if d == deck and k in slide.names]
+            if keys:
+                drawn.update((deck, key) for key in keys)
+                beside = "".join(_paragraphs(entries))
+                beside = f'<div class="posenc-beside">{beside}</div>'
+                entries = [
+                    '<div class="posenc-handout-figures">'
+                    + "".join(_figure(pages[stem], key, where) for key in keys)
+                    + f"{beside}</div>"
+                ]
+            shown.extend(entries)
         if row.activity:
-            shown.append(_activity(row.activity))
-        if figures and len(drawn) == len(figures):
-            shown.append(f'<div class="posenc-handout-figures">{"".join(drawn)}</div>')
-            drawn = []
+            activity = row.activity
+            shown.append(_activity(row.activity, link))
         if shown:
             parts.append(f"<h2>{_text_html(row.title)}</h2>")
-            parts.extend(shown)
-    if drawn:
-        raise ExtensionError(f"{where}: figures on no slide of the plan: {figures}")
+            parts.extend(_paragraphs(shown))
+    missing = [f for f in figures if tuple(f) not in drawn]
+    if missing:
+        raise ExtensionError(f"{where}: figures on no slide of the plan: {missing}")
     homework = HOMEWORK.search(plan)
     if homework:
         parts.append("<h2>Homework</h2>")
-        parts.append(f"<p>{_text_html(_unref(homework['text'].strip()))}</p>")
+        said = _text_html(_unref(homework["text"].strip()))
+        # each notebook named, a link to it
+        said = re.sub(
+            r"<code>(homework/[\w-]+\.ipynb)</code>", lambda m: link(m[1]), said
+        )
+        parts.append(f"<p>{said}</p>")
+    closing = [_check(checks, where)] if checks else []
+    closing.append(_addresses(link, site_url, activity, bool(homework)))
+    parts.append(f'<div class="posenc-closing">{"".join(closing)}</div>')
     plain = re.sub(r"[$\\]", "", heading)
     return write_handout_page(site, name, plain, parts, "posenc-session-handout")
 
@@ -297,7 +395,9 @@ def write_all(app: Sphinx, exception: Exception | None) -> None:
     if exception is not None or app.builder.name not in DECK_BUILDERS:
         return
     for declaration in DECLARATION.finditer(PLANS.read_text(encoding="utf-8")):
-        written = write_session_handout(Path(app.outdir), declaration["name"])
+        written = write_session_handout(
+            Path(app.outdir), declaration["name"], site_url=app.config.html_baseurl
+        )
         if written is None:
             LOG.info(
                 "session handout %s: not all its chapters built", declaration["name"]
