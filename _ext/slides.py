@@ -88,11 +88,11 @@ the rule):
     question, instructor-only material (``_ext/editions.py``). The
     instructor's deck shows it as written; the student edition's deck keeps
     its number and title but shows, instead of its entries, "Discussed in
-    class." and its ``placeholder`` (Markdown: the question the slide
-    answers). No figure, no numbers; the student copies of the chapter drop
-    the comment.
+    class." and its ``placeholder``: no figure, no numbers, no notes.
 ``placeholder``
-    Needs ``edition: instructor``: the text of its placeholder slide.
+    Needs ``edition: instructor``: what its placeholder slide shows after
+    "Discussed in class.", the questions the slide answers: Markdown, or a
+    list of Markdown texts (one bullet each).
 
 Write the title short: at most :data:`MAX_TITLE` characters, stating the
 slide's point (``tests/test_slides.py`` checks this and the rules above that
@@ -237,7 +237,7 @@ class Slide:
     board: str = ""
     #: ``instructor``: the student deck shows ``placeholder`` instead.
     edition: str = ""
-    placeholder: str = ""
+    placeholder: list[str] = field(default_factory=list)
 
     @property
     def names(self) -> list[str]:
@@ -292,7 +292,13 @@ def _parse(title: str, body: str, where: str) -> Slide:
         fail(f"edition is 'instructor' (or omitted), not {meta['edition']!r}")
     if meta.get("placeholder") and not meta.get("edition"):
         fail("'placeholder' needs 'edition: instructor'")
-    for key in ("ask", "board", "notes", "handout", "placeholder"):
+    placeholder = meta.get("placeholder") or []
+    placeholder = [placeholder] if isinstance(placeholder, str) else placeholder
+    if not isinstance(placeholder, list) or not all(
+        isinstance(text, str) and text.strip() for text in placeholder
+    ):
+        fail("placeholder is Markdown or a list of Markdown texts")
+    for key in ("ask", "board", "notes", "handout"):
         if meta.get(key) is not None and not isinstance(meta[key], str):
             fail(f"{key} is text (Markdown), not {meta[key]!r}")
     show = meta.get("show") or []
@@ -313,7 +319,7 @@ def _parse(title: str, body: str, where: str) -> Slide:
         ask=(meta.get("ask") or "").strip(),
         board=meta.get("board") or "",
         edition=meta.get("edition") or "",
-        placeholder=(meta.get("placeholder") or "").strip(),
+        placeholder=[text.strip() for text in placeholder],
     )
 
 
@@ -322,8 +328,7 @@ def for_students(slide: Slide) -> Slide:
     title and place and shows its placeholder; any other, itself."""
     if slide.edition != "instructor":
         return slide
-    texts = ["Discussed in class.", *([slide.placeholder] * bool(slide.placeholder))]
-    show = [Text(text) for text in texts]
+    show = [Text(text) for text in ["**Discussed in class.**", *slide.placeholder]]
     return Slide(slide.title, show, kind=slide.kind, optional=slide.optional)
 
 
