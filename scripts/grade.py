@@ -42,10 +42,12 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import multiprocessing
 import re
 import secrets
 import sys
 import tempfile
+import time
 import tomllib
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -188,14 +190,18 @@ class _Kernel:
         self.nonce = secrets.token_hex(16)
 
     def run(self, source: str, timeout: float | None = None):
-        """Execute ``source``; the cell, with its outputs."""
+        """Execute ``source``, interrupted after ``timeout`` seconds; the
+        cell, with its outputs. ``over`` says whether it ran over."""
         cell = nbformat.v4.new_code_cell(source)
         self.client.nb.cells = [cell]  # nbclient writes outputs to nb.cells[i]
-        self.client.timeout = timeout or self.timeout
+        limit = timeout or self.timeout
+        self.client.timeout = limit
+        start = time.monotonic()
         try:
             self.client.execute_cell(cell, 0)
         finally:
             self.client.timeout = self.timeout
+        self.over = time.monotonic() - start >= limit
         return cell
 
     def own(self, source: str, timeout: float = 60) -> str | None:
@@ -212,24 +218,17 @@ class _Kernel:
                 return line[len(self.nonce) :]
         return None
 
-    def interrupt(self) -> bool:
-        """Interrupt the kernel; whether it answers again."""
-        from nbclient.exceptions import CellTimeoutError
-
-        self.client.km.interrupt_kernel()
-        try:
-            self.run("pass", timeout=5)
-        except CellTimeoutError:
-            return False
-        return True
+    def responsive(self) -> bool:
+        """Whether the kernel runs a cell again (after an interrupted one:
+        a loop that catches KeyboardInterrupt does not stop)."""
+        self.run("pass", timeout=10)
+        return not self.over
 
     def proxy(self, task: str):
         """The student's function for ``task`` as a function of the
         grader: each call runs in the kernel (``posenc.grading.call``)."""
 
         def function(*args, **kwargs):
-            from nbclient.exceptions import CellTimeoutError
-
             payload = json.dumps(
                 {
                     "args": [grading.encode(a) for a in args],
@@ -240,11 +239,10 @@ class _Kernel:
                 "import posenc.grading as _grading_\n"
                 f"print({self.nonce!r} + _grading_.call({task!r}, {payload!r}))"
             )
-            try:
-                line = self.own(source, timeout=self.timeout)
-            except CellTimeoutError:
-                self.interrupt()
-                raise TimeoutError(f"ran over {self.timeout:g} s") from None
+            line = self.own(source, timeout=self.timeout)
+            if self.over:
+                self.responsive()
+                raise TimeoutError(f"ran over {self.timeout:g} s")
             if line is None:
                 raise RuntimeError("the call gave no result")
             reply = json.loads(line)
@@ -300,7 +298,10 @@ def grade_notebook(student: str, path: Path, timeout: float = 60) -> Graded:
         if stuck is None:
             break
         skip.add(stuck)
-        problems.append(f"ran again without code cell {stuck + 1}")
+        graded.problems += [
+            problems[-1],
+            f"ran again in a new kernel without code cell {stuck + 1}",
+        ]
     graded.problems += problems
     return graded
 
@@ -309,7 +310,7 @@ def _run(graded, sources, skip, problems, timeout) -> int | None:
     """Run the cells in a fresh kernel and judge what they recorded; the
     index of a cell to skip on a second run, or None when done."""
     from nbclient import NotebookClient
-    from nbclient.exceptions import CellTimeoutError, DeadKernelError
+    from nbclient.exceptions import DeadKernelError
 
     with tempfile.TemporaryDirectory() as work:
         client = NotebookClient(
@@ -317,6 +318,8 @@ def _run(graded, sources, skip, problems, timeout) -> int | None:
             timeout=timeout,
             kernel_name="python3",
             allow_errors=True,
+            interrupt_on_timeout=True,
+            error_on_timeout={"ename": "TimeoutError", "evalue": "", "traceback": []},
             resources={"metadata": {"path": work}},
         )
         with client.setup_kernel():
@@ -327,14 +330,14 @@ def _run(graded, sources, skip, problems, timeout) -> int | None:
                     continue
                 try:
                     cell = kernel.run(source)
-                except CellTimeoutError:
-                    problems.append(f"code cell {index + 1} ran over {timeout:g} s")
-                    if not kernel.interrupt():
-                        return index
-                    continue
                 except DeadKernelError:
                     problems.append(f"the kernel died in code cell {index + 1}")
                     return index
+                if kernel.over:
+                    problems.append(f"code cell {index + 1} ran over {timeout:g} s")
+                    if not kernel.responsive():
+                        return index
+                    continue
                 for out in cell.outputs:
                     if out.get("output_type") == "error":
                         problems.append(
@@ -485,10 +488,15 @@ def grade(
     found = submissions(folder)
     if not found:
         raise SystemExit(f"{folder}: no notebook (.ipynb) in it")
-    with ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
-        done = list(
-            pool.map(grade_notebook, *zip(*found, strict=True), [timeout] * len(found))
-        )
+    students, paths = zip(*found, strict=True)
+    if jobs <= 1:
+        done = list(map(grade_notebook, students, paths, [timeout] * len(found)))
+    else:  # spawned: a forked process would share the parent's ZMQ sockets
+        spawn = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=spawn) as pool:
+            done = list(
+                pool.map(grade_notebook, students, paths, [timeout] * len(found))
+            )
     by_student: dict[str, list[Graded]] = {}
     for graded in done:
         by_student.setdefault(graded.student, []).append(graded)
