@@ -224,16 +224,14 @@ def _activity(name: str, link) -> str:
     task = re.search(r"^\*\*Task.*?(?=\n\n)", text, re.M | re.S)
     cell = re.search(r"^```\{code-cell\}[^\n]*\n(.*?)^```", text, re.M | re.S)
     code = re.sub(r"^:[\w-]+:.*\n+", "", cell.group(1), flags=re.M) if cell else ""
-    # one blank line, before a definition only: the skeleton, compact
-    code = re.sub(r"\n\s*\n(?!def |class )", "\n", re.sub(r"\n{3,}", "\n\n", code))
+    code = re.sub(r"\n\s*\n", "\n", code)  # compact: no blank lines
     titles = re.findall(r"^## Step (\d+): (.*)$", text, re.M)
     steps = "; ".join(f"{n}. {_text_html(title)}" for n, title in titles)
     opening = link(f"activities/{name}.ipynb")
     return (
         f"<p>{_text_html(task.group(0)) if task else ''} "
-        f"Open {opening}; its first cell:</p>"
+        f"Open {opening}; its steps: {steps}. Its first cell:</p>"
         f'<pre class="posenc-activity-code">{html.escape(code.strip())}</pre>'
-        f"<p>Then its steps: {steps}.</p>"
     )
 
 

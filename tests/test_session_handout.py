@@ -35,17 +35,28 @@ import test_lesson_plans as plans  # noqa: E402
 NAME = "session_90"
 #: The smallest printed text, in CSS px (9 pt).
 MIN_TEXT_PX = 12.0
-#: The paper's width in mm; the text block is that less the side margins.
-PAPER_MM = {"a4": 210.0, "letter": 215.9}
+#: The paper's width and height in mm; the text block is that less the
+#: margins.
+PAPER_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+#: How full the last page must be, at least (a two-page handout whose second
+#: page is half empty wastes paper and room for the students' notes).
+MIN_LAST_PAGE = 0.8
+
+
+def _margins(*sides: str) -> float:
+    return sum(
+        float(teaching.PAGE_SETUP["margin"][side].removesuffix("mm")) for side in sides
+    )
 
 
 def text_width_px(paper: str) -> int:
     """The printed text block's width in CSS px (96 to the inch)."""
-    margins = sum(
-        float(teaching.PAGE_SETUP["margin"][side].removesuffix("mm"))
-        for side in ("left", "right")
-    )
-    return int((PAPER_MM[paper] - margins) / 25.4 * 96)
+    return int((PAPER_MM[paper][0] - _margins("left", "right")) / 25.4 * 96)
+
+
+def text_height_px(paper: str) -> float:
+    """The printed text block's height in CSS px."""
+    return (PAPER_MM[paper][1] - _margins("top", "bottom")) / 25.4 * 96
 
 
 def shown_names() -> list[str]:
@@ -101,7 +112,9 @@ MEASURE = """() => {
       wide.push(el.outerHTML.slice(0, 80));
     }
   }
-  return {smallest, where, wide};
+  // wider than the page, Chromium shrinks the whole page to fit on paper
+  return {smallest, where, wide, height: main.getBoundingClientRect().height,
+          document: document.documentElement.scrollWidth};
 }"""
 
 
@@ -121,3 +134,100 @@ def test_it_prints_on_two_pages(browser, base_url, tmp_path, paper):
     # MathJax's own glyph boxes are not text of ours: only our elements
     wide = [w for w in measured["wide"] if "mjx-" not in w]
     assert wide == [], wide
+    # nothing at all wider than the page (the hidden MathML of a formula at
+    # a line's end once was): else Chromium prints the page scaled down
+    assert measured["document"] <= text_width_px(paper), measured["document"]
+    # The last page is full enough. Printing only adds space (a block that
+    # may not break moves to the next page), so the content's height laid
+    # out as one column, less a page, is the least the second page holds.
+    page = text_height_px(paper)
+    last = (measured["height"] - page) / page
+    assert last >= MIN_LAST_PAGE, f"{paper}: page 2 is at least {last:.0%} full"
+
+
+#: Symbols the handout's blocks use, each with what introduces it, read in
+#: the handout's text with each formula as its MathML's characters (so
+#: ``$\theta_i = \mathrm{base}^{-2i/d}$`` reads ``θi=base−2i/d``).
+SYMBOLS = {
+    "d": r"a vector pt of d numbers",
+    "θ": r"θi=base−2i/d",
+    "x": r"xt for the vector of the token at position t",
+    "f": r"f\(X\) is the mean",
+    "H": r"H=WQWK⊤dk",
+    "Δ": r"Δ=m−n for the offset",
+    "S": r"share is S\(θ\)=",
+    "μ": r"μ: the speeds' density",
+    "R": r"Rt turns it by tθi",
+}
+#: Words for the two pairings, and what defines them.
+PAIRINGS = {
+    "interleaved": r"interleaved pairing turns coordinates 2i and 2i\+1",
+    "half-split": r"half-split pairing, i and i\+d/2",
+}
+
+
+def handout_blocks(site: Path) -> list[tuple[str, set[str], str]]:
+    """The handout in blocks, one a heading's (the title's first): each as
+    (its text, the identifiers of its formulas, its heading)."""
+    from bs4 import BeautifulSoup, NavigableString
+
+    soup = BeautifulSoup(
+        (site / "handouts" / f"{NAME}.html").read_text(encoding="utf-8"),
+        "html.parser",
+    )
+    blocks = [["", set(), "title"]]
+    for node in soup.find("main").descendants:
+        if getattr(node, "name", None) == "h2":
+            blocks.append(["", set(), node.get_text(" ", strip=True)])
+        elif getattr(node, "name", None) == "mjx-container":
+            maths = node.find("math")
+            blocks[-1][0] += "".join(maths.get_text().split())
+            blocks[-1][1].update(mi.get_text() for mi in maths.find_all("mi"))
+        elif isinstance(node, NavigableString) and not node.find_parent(
+            "mjx-container"
+        ):
+            blocks[-1][0] += str(node)
+    return [(" ".join(text.split()), names, head) for text, names, head in blocks]
+
+
+def test_every_symbol_is_introduced_where_used(site):
+    """Each block reads on its own: a symbol a formula uses, or a pairing a
+    sentence names, is introduced in that block or an earlier one."""
+    blocks = handout_blocks(site)
+    late = []
+    for symbol, introduction in [*SYMBOLS.items(), *PAIRINGS.items()]:
+        used = [
+            i
+            for i, (text, names, _) in enumerate(blocks)
+            if symbol in names or symbol in PAIRINGS and symbol in text.lower()
+        ]
+        found = [
+            i for i, (text, _, _) in enumerate(blocks) if re.search(introduction, text)
+        ]
+        assert used, f"{symbol!r} is on no block: is the list out of date?"
+        if not found or found[0] > used[0]:
+            late.append(
+                f"{symbol!r}: used in {blocks[used[0]][2]!r}, introduced "
+                + (f"in {blocks[found[0]][2]!r}" if found else "nowhere")
+            )
+    assert late == [], late
+
+
+def test_it_says_where_everything_is(site):
+    """Links to the book, notebooks.zip, the activity and every homework
+    notebook, each to a file of the built site (relative to handouts/, as
+    the site's pages link when the book has no address)."""
+    from bs4 import BeautifulSoup
+
+    handout = site / "handouts" / f"{NAME}.html"
+    soup = BeautifulSoup(handout.read_text(encoding="utf-8"), "html.parser")
+    links = [a["href"] for a in soup.find("main").find_all("a", href=True)]
+    relative = [href for href in links if "://" not in href]
+    missing = [h for h in relative if not (handout.parent / h).resolve().is_file()]
+    assert missing == [], f"links to no file of the site: {missing}"
+    homework = re.findall(r"homework/[\w-]+\.ipynb", soup.find("main").get_text())
+    wanted = {"index.html", "notebooks.zip", "activities/rope_offset.ipynb", *homework}
+    # relative (../path) or under the book's address (.../path)
+    unlinked = [w for w in wanted if not any(h.endswith(f"/{w}") for h in links)]
+    assert unlinked == [], f"not linked: {unlinked}"
+    assert "homework/rope.ipynb" in wanted
