@@ -11,6 +11,10 @@ comment inside its section (a comment renders as nothing on the page)::
     <!-- session-handout: session_90
     answers: encoding deck, slide 3 "Four questions, four steps"
     figures: [RoPE fig-rope-pairings]
+    check: >-
+      symmetry deck, slide 9 "..."; RoPE deck, slide 4 "..."
+    leads:
+      complex 4: Write $\Delta = m - n$ for the offset of two positions.
     -->
 
 The handout ``handouts/<name>.html`` then holds, in order:
@@ -21,26 +25,43 @@ The handout ``handouts/<name>.html`` then holds, in order:
   numbered list;
 * for each later row of the plan's timing table (``| minutes | step | show
   |``) that names slides (``<deck> deck, slides N "Title", M "Title"``):
-  the row's step as a heading, then, for each of its slides in order, every
-  equation it shows (by label, as the chapter renders it, with the text
-  just before it when that text ends in ":"), every text entry with
-  display maths (``$$...$$``) and every code listing (``code-...``); of a
-  slide of text alone, its text as a list; of an outline slide, nothing.
-  The named ``figures`` (``<deck> fig-...``, the deck as the table of
-  decks names it), side by side with the first sentence of their
-  captions, under the row that shows the last of them;
+  the row's step as a heading, then each of its slides as it reads on
+  the screen: its text entries (which say what each equation is and define
+  its symbols), its equations (by label, as the chapter renders it) and
+  its code listings (``code-...``), in the slide's order, consecutive texts
+  in one paragraph. Figures and players are left out, and so are outline
+  and recap slides. Where a slide's text leaves a symbol undefined for a
+  reader who was not in the room, ``leads`` (``<deck> <number>``: Markdown)
+  gives the sentence that opens the slide's block: the one place for
+  text written for the handout;
+* each named ``figure`` (``<deck> fig-...``, the deck as the table of
+  decks names it) in place of its slide's block, with that slide's text
+  and the first sentence of its caption beside it;
 * under the row that names an activity (``activities/<name>.ipynb``): the
-  activity's task paragraph and the titles of its steps, from
+  activity's task paragraph, a link to its notebook, its steps' titles and
+  the code of its first cell, the one students complete, from
   ``book/activities/<name>.md``;
-* the plan's "**Homework:**" item from "After the session".
+* the plan's "**Homework:**" item from "After the session", each notebook
+  it names a link;
+* side by side, "Check yourself": the questions (``ask``) of the slides
+  ``check`` names, without answers; and "Where to find everything": links
+  to the book, ``notebooks.zip``, the activity and the homework.
+
+Links point into the site: relative to ``handouts/``, as the site's own
+pages link, while the book has no address; once ``html: baseurl:`` in
+``_config.yml`` (Sphinx's ``html_baseurl``, which ``notebooks.zip``'s
+README also cites) gives it, absolute, and the "where" box prints that
+address once: with each link's path, what a student types from paper.
 
 Every slide is found by the deck table of the plans' page and checked: a
 named slide that is not that deck's slide of that number and title stops
-the build (the lesson-plan tests check the same for every plan). The
-handout is written after each HTML build in which every chapter the plan
-uses was built, after the chapters' handouts (``_ext/slides.py``) and
-before the maths is rendered (``_ext/prerender_maths.py``). It prints on
-two pages of A4 and of US Letter (``scripts/teaching.py``,
+the build (the lesson-plan tests check the same for every plan), and so
+does a ``check`` slide that asks nothing or a ``leads`` key for a slide
+the plan does not show. The handout is written after each HTML build in
+which every chapter the plan uses was built, after the chapters' handouts
+(``_ext/slides.py``) and before the maths is rendered
+(``_ext/prerender_maths.py``). It prints on two pages of A4 and of US
+Letter, the second at least 80 % full (``scripts/teaching.py``,
 ``tests/test_session_handout.py``).
 """
 
@@ -253,13 +274,13 @@ def _check(slides: list, where: str) -> str:
 def _linker(site_url: str):
     """A link to a file of the site: absolute under ``site_url`` (the
     book's ``html_baseurl``), else relative to ``handouts/``, as the
-    site's pages link; its text is the address a reader types."""
+    site's pages link. Its text is the file's path in the site; the
+    "where" box gives the site's address once."""
     base = site_url.rstrip("/") + "/" if site_url else ""
 
-    def link(path: str, text: str = "") -> str:
+    def link(path: str) -> str:
         href = f"{base}{path}" if base else f"../{path}"
-        shown = html.escape(text or base + path)
-        return f'<a href="{html.escape(href)}"><code>{shown}</code></a>'
+        return f'<a href="{html.escape(href)}"><code>{html.escape(path)}</code></a>'
 
     return link
 
@@ -267,7 +288,7 @@ def _linker(site_url: str):
 def _addresses(link, site_url: str, activity: str | None, homework: bool) -> str:
     """Where the book, the notebooks, the activity and the homework are."""
     rows = [
-        ("The book", link("index.html", site_url or "index.html")),
+        ("The book", link("index.html")),
         ("The chapters as notebooks, with <code>posenc</code>", link("notebooks.zip")),
     ]
     if activity:
@@ -276,14 +297,13 @@ def _addresses(link, site_url: str, activity: str | None, homework: bool) -> str
         rows.append(("The homework", "the notebooks linked above"))
     items = "".join(f"<li>{what}: {where}</li>" for what, where in rows)
     scope = (
-        ""
+        f"All on the book's site, <code>{html.escape(site_url)}</code>:"
         if site_url
-        else "<p>Addresses are on the book's site, from its root "
-        "(your lecturer gives its address).</p>"
+        else "All on the book's site, from its root (your lecturer gives its address):"
     )
     return (
         '<div class="posenc-where"><h2>Where to find everything</h2>'
-        f"{scope}<ul>{items}</ul></div>"
+        f"<p>{scope}</p><ul>{items}</ul></div>"
     )
 
 

@@ -1,21 +1,34 @@
 """The 90-minute session's handout (``_ext/session_handout.py``).
 
-It is written from the plan's timing table at each build. Two things a
-lecturer relies on are checked on the built site (``POSENC_SITE``):
+It is written from the plan's timing table at each build. What a lecturer
+relies on is checked on the built site (``POSENC_SITE``):
 
 * it prints on two pages, of A4 and of US Letter, with Chromium as
   ``make handouts`` prints it (``scripts/teaching.py``), its text at 9 pt
-  or more and nothing wider than the page
-  (``test_it_prints_on_two_pages``);
+  or more, nothing wider than the page (so Chromium does not shrink it),
+  and its second page at least 80 % full (``test_it_prints_on_two_pages``);
 * every equation and code listing of every slide the plan's timing table
   names is on it (``test_every_equation_of_the_plan_is_on_it``). The slides
   are read here with the lesson-plan tests' own parser, not the
-  generator's, so a slide the generator missed fails here.
+  generator's, so a slide the generator missed fails here;
+* each block reads on its own: the symbols of :data:`SYMBOLS` and the two
+  pairings are introduced in the block that first uses them or before
+  (``test_every_symbol_is_introduced_where_used``);
+* it links the book, ``notebooks.zip``, the activity and every homework
+  notebook, each to a file of the built site
+  (``test_it_says_where_everything_is``).
 
 Seen failing, each on a planted bug in a built site, then restored: the
 page count with the figure 12 cm tall (Letter: 3 pages); the text size
 with captions at 8 pt; the width with the code block 25 cm wide; the
-equation check with one equation's id gone from the handout.
+equation check with one equation's id gone from the handout. Added with
+the lead-ins (issue 21, a fresh lecturer's review): the document width
+without the style sheet's rule for the hidden MathML (691 px on A4, 701 on
+Letter, against 672 and 695); the last page with the homework and the two
+closing boxes cut (A4 at least 69 %, Letter 80 %: under 80 % fails); the
+symbols with the plan's ``leads`` removed (x, Delta and both pairings
+introduced nowhere); the links with ``notebooks.zip`` misspelt (a link to
+no file) and with the link to ``homework/rope.ipynb`` made plain text.
 """
 
 from __future__ import annotations
