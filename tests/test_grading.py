@@ -35,6 +35,7 @@ import posenc.homework
 import posenc.homework_judge as judge_module
 
 def check(task, answer):
+    posenc.grading._answers[task] = answer
     print(f"{task}: correct.")
     return True
 
@@ -239,6 +240,8 @@ def test_a_rubric_file_overrides_the_default(tmp_path):
         "(lambda: 1)()",
         "Symbol(open('/etc/passwd').read())",
         "Integer(2)(3)",
+        "sympify('2')",
+        "Symbol('x').subs(Symbol('x'), Integer(1))",
     ],
 )
 def test_srepr_text_is_read_without_evaluating_code(text):
