@@ -79,6 +79,15 @@ student: $(INSTALLED) $(MATHS_INSTALLED)
 homework: $(INSTALLED)
 	$(BIN)/python scripts/homework.py _build/homework
 
+# Grade submitted homework: make grade SUBMISSIONS=folder [OUT=grades.csv]
+# (one notebook per student, or a folder per student; scripts/grade.py).
+# Writes OUT, its -summary.csv and a feedback file per student.
+.PHONY: grade
+grade: $(INSTALLED)
+	@test -n "$(SUBMISSIONS)" || { echo "make grade SUBMISSIONS=folder"; exit 2; }
+	$(BIN)/python scripts/grade.py "$(SUBMISSIONS)" --out "$(or $(OUT),_build/grades/grades.csv)" \
+		--feedback "$(dir $(or $(OUT),_build/grades/grades.csv))feedback"
+
 # The build executes every chapter from a clean kernel (a failing cell fails
 # it). Their second run, in a fresh venv made from the site's notebooks.zip
 # as a student runs them, is make bundle-test (CI runs it after make test).
