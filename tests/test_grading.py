@@ -17,10 +17,11 @@ import nbformat
 import numpy as np
 import pytest
 import sympy as sp
-from homework_cases import KEY_CELLS, key_imports, run_key, wrong_cell
+from homework_cases import BUGS, KEY_CELLS, key_imports, run_key, wrong_cell
 
+import posenc
 from posenc import grading, homework
-from posenc.homework_judge import CORRECT, NOT_ATTEMPTED, NOT_YET
+from posenc.homework_judge import CORRECT, NOT_ATTEMPTED, NOT_YET, judge
 
 #: The notebooks the submissions are made of: a value, a number, a value
 #: with a property and a function (the_encoding); proof steps and two
@@ -284,3 +285,22 @@ def test_rejudge_judges_data_only():
     assert grading.rejudge(name, {"t": "other", "v": "correct"}).status == NOT_YET
     text = "__import__('os').getcwd()"
     assert grading.rejudge("taylor-sum-part", text).status == NOT_YET
+
+
+@pytest.mark.parametrize("name", sorted(BUGS))
+def test_a_function_called_through_json_gets_the_checks_verdict(name):
+    """Every function task, with the key's function and each wrong one:
+    judged through ``remote`` (arguments and results as JSON data, as
+    between the grader and the kernel) the verdict and message are the
+    ones ``check`` gives in the notebook."""
+    functions = [run_key(name)[1]["answer"]]
+    for source, _ in BUGS[name]:
+        namespace = {"np": np, "sp": sp, "posenc": posenc}
+        exec(source, namespace)
+        functions.append(namespace["answer"])
+    spec = homework.TASKS[name]
+    for function in functions:
+        grading._answers[name] = function
+        through = grade.remote(lambda payload: grading.call(name, payload))
+        assert judge(spec, through)[:2] == judge(spec, function)[:2]
+    grading._answers.clear()
