@@ -67,6 +67,8 @@ from posenc.homework_judge import NOT_ATTEMPTED, NOT_YET, Judgement  # noqa: E40
 #: Marks by the level of an exercise (the first word of its tag).
 LEVELS = {"warm-up": 1, "standard": 2, "challenge": 3}
 WRITTEN = "to mark by hand"
+#: Seconds a cell may run before it is interrupted.
+TIMEOUT = 60
 #: Code in a submission that reaches into the checks: named in the
 #: report for the lecturer to read (the grade does not depend on it).
 SUSPECT = re.compile(
@@ -204,7 +206,7 @@ class _Kernel:
         self.over = time.monotonic() - start >= limit
         return cell
 
-    def own(self, source: str, timeout: float = 60) -> str | None:
+    def own(self, source: str, timeout: float = TIMEOUT) -> str | None:
         """Run the grader's ``source``, which prints the nonce then its
         answer on one line; that answer, or None."""
         cell = self.run(source, timeout)
@@ -283,7 +285,7 @@ def _raised(name: str, text: str) -> Exception:
     return type(name if name.isidentifier() else "Exception", (Exception,), {})(text)
 
 
-def grade_notebook(student: str, path: Path, timeout: float = 60) -> Graded:
+def grade_notebook(student: str, path: Path, timeout: float = TIMEOUT) -> Graded:
     """Run and grade one notebook; never raises."""
     print(f"grading {student}: {path.name}", file=sys.stderr)
     graded = Graded(student, path, None)
@@ -492,7 +494,7 @@ def grade(
     out: Path,
     rubric: Rubric | None = None,
     feedback_folder: Path | None = None,
-    timeout: float = 60,
+    timeout: float = TIMEOUT,
     jobs: int = 1,
 ) -> list[dict]:
     """Grade every submission in ``folder``; write the CSVs (and the
@@ -546,7 +548,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", type=Path, default=Path("grades.csv"))
     parser.add_argument("--rubric", type=Path)
     parser.add_argument("--feedback", type=Path)
-    parser.add_argument("--timeout", type=float, default=60, help="seconds per cell")
+    parser.add_argument(
+        "--timeout", type=float, default=TIMEOUT, help="seconds per cell"
+    )
     parser.add_argument("--jobs", type=int, default=1, help="notebooks at a time")
     args = parser.parse_args(argv)
     if not args.folder.is_dir():

@@ -304,3 +304,14 @@ def test_a_function_called_through_json_gets_the_checks_verdict(name):
         through = grade.remote(lambda payload: grading.call(name, payload))
         assert judge(spec, through)[:2] == judge(spec, function)[:2]
     grading._answers.clear()
+
+
+def test_the_guide_states_the_defaults():
+    """The instructor's guide, "Grading the homework": the marks by level
+    and the timeout are the script's."""
+    guide = (grade.ROOT / "book" / "instructor" / "guide.md").read_text()
+    section = guide.split("## Grading the homework")[1].split("\n## ")[0]
+    stated = "By the level of the task's exercise: warm-up 1, standard 2,\nchallenge 3"
+    assert stated in section
+    assert grade.LEVELS == {"warm-up": 1, "standard": 2, "challenge": 3}
+    assert f"(seconds per cell, {grade.TIMEOUT} by default)" in section
