@@ -17,7 +17,15 @@ import nbformat
 import numpy as np
 import pytest
 import sympy as sp
-from homework_cases import BUGS, KEY_CELLS, key_imports, run_key, wrong_cell
+from homework_cases import (
+    BUGS,
+    KEY_CELLS,
+    WRONG,
+    WRONG_PROOFS,
+    key_imports,
+    run_key,
+    wrong_cell,
+)
 
 import posenc
 from posenc import grading, homework
@@ -315,3 +323,23 @@ def test_the_guide_states_the_defaults():
     assert stated in section
     assert grade.LEVELS == {"warm-up": 1, "standard": 2, "challenge": 3}
     assert f"(seconds per cell, {grade.TIMEOUT} by default)" in section
+
+
+@pytest.mark.parametrize(
+    "name", sorted(n for n, t in homework.TASKS.items() if t.kind != "code")
+)
+def test_every_value_and_proof_step_gets_the_checks_verdict_from_its_data(name):
+    """The key's answer and the wrong ones, encoded as the kernel hands
+    them over (JSON) and judged by ``rejudge``: the verdict and message
+    are the ones ``check`` gives in the notebook."""
+    answers = [run_key(name)[1]["answer"]]
+    if name in WRONG:
+        answers += WRONG[name]
+    for source, _ in WRONG_PROOFS.get(name, []):
+        namespace = {"np": np, "sp": sp, "posenc": posenc}
+        exec(source, namespace)
+        answers.append(namespace["answer"])
+    for answer in answers:
+        data = json.loads(json.dumps(grading.encode(answer)))
+        spec = homework.TASKS[name]
+        assert grading.rejudge(name, data)[:2] == judge(spec, answer)[:2], answer
