@@ -31,7 +31,7 @@ XDIST := -n $(or $(JOBS),auto) --dist loadscope --no-loadscope-reorder
 # Where `make pdf` builds the one-page book: $(PDF_ROOT)/_build/singlehtml.
 PDF_ROOT ?= .
 
-.PHONY: book student homework test mutants chapter site-test bundle-test pdf lab bench lock clean
+.PHONY: book student homework test test-pages mutants chapter site-test bundle-test pdf lab bench lock clean
 
 # The virtual environment, rebuilt whenever the pins change. uv (pinned in
 # the lock) installs the pins: 4 to 9 s, where pip took 90 s.
@@ -109,7 +109,14 @@ test: $(INSTALLED) $(MATHS_INSTALLED)
 	book_status=0; wait $$book || book_status=$$?; \
 	echo; echo "The student edition's build:"; cat _build/student.log; \
 	exit $$(( book_status ? book_status : student ))
-	$(BIN)/pytest $(XDIST) --durations=20 -m "not mutants and not fresh_venv" tests
+	$(BIN)/pytest $(XDIST) --durations=20 -m "not mutants and not fresh_venv and not every_page" tests
+
+# The browser tests on every page, deck and handout outside make test's
+# sample (tests/tiers.py), on the site make test built (POSENC_SITE and
+# POSENC_STUDENT_SITE, else _build/html and _build/student/html). CI runs
+# it after make test.
+test-pages: $(INSTALLED)
+	$(BIN)/pytest $(XDIST) --durations=10 -m every_page tests
 
 # Mutation tests: plant known bugs in copies of posenc and require the tests
 # to catch each one (slow; every core).

@@ -35,8 +35,9 @@ import axe
 import numpy as np
 import pytest
 import sitetools
+import tiers
 from PIL import Image
-from test_site import BUILT, PAGES, SITE, Visit, load, open_page
+from test_site import BUILT, PAGE_PARAMS, SITE, Visit, load, open_page
 
 #: The student edition: POSENC_STUDENT_SITE, else beside the site under
 #: test (_build/student/html beside _build/html).
@@ -65,7 +66,7 @@ def wait_for_page(page) -> None:
 # ------------------------------------------------------------ 1. axe
 
 
-@pytest.mark.parametrize("path", PAGES)
+@pytest.mark.parametrize("path", PAGE_PARAMS)
 def test_axe_finds_nothing_on_a_page_of_the_book(layouts, path):
     """In light mode at 1280 px and in dark mode on a phone (390 px), with
     every dropdown open: test_site's loads of the page."""
@@ -85,7 +86,7 @@ def student_url():
         yield url
 
 
-@pytest.mark.parametrize("path", STUDENT_PAGES)
+@pytest.mark.parametrize("path", tiers.sampled(STUDENT_PAGES, tiers.STUDENT))
 def test_axe_finds_nothing_on_a_page_of_the_student_edition(
     chromium, student_url, path
 ):
@@ -125,7 +126,7 @@ SHOW_SLIDES = """() => document.querySelectorAll(".reveal .slides section")
   .forEach(slide => slide.removeAttribute("aria-hidden"))"""
 
 
-@pytest.mark.parametrize("path", TEACHING)
+@pytest.mark.parametrize("path", tiers.sampled(TEACHING, tiers.TEACHING))
 def test_axe_finds_nothing_on_a_deck_handout_or_clicker_page(chromium, base_url, path):
     """A deck in reveal.js's print view (every slide and step shown at
     once), with every rule but colour contrast: tests/test_slides.py

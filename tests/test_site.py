@@ -37,6 +37,7 @@ import axe  # noqa: E402  (tests/axe.py)
 import chapter_notebooks  # noqa: E402  (scripts/chapter_notebooks.py)
 import sitetools  # noqa: E402  (scripts/sitetools.py)
 import test_quiz  # noqa: E402  (its checks of a page's questions)
+import tiers  # noqa: E402  (tests/tiers.py)
 
 SITE = sitetools.site_dir()
 SHOTS = os.environ.get("POSENC_SCREENSHOTS")
@@ -44,6 +45,8 @@ SCREENSHOTS = Path(SHOTS) if SHOTS else None
 BUILT = (SITE / "index.html").exists()
 ALL = sitetools.html_pages(SITE) if BUILT else ["(no site)"]
 PAGES = [p for p in ALL if not BUILT or not sitetools.is_redirect(SITE, p)]
+#: PAGES as parameters: the sample in make test, the rest marked every_page.
+PAGE_PARAMS = tiers.sampled(PAGES, tiers.BOOK)
 REDIRECTS = [p for p in ALL if BUILT and sitetools.is_redirect(SITE, p)]
 VIEWPORT = {"width": 1280, "height": 900}
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
@@ -202,18 +205,18 @@ def visits(layouts):
 # ------------------------------------------------------------ every page
 
 
-@pytest.mark.parametrize("path", PAGES)
+@pytest.mark.parametrize("path", PAGE_PARAMS)
 def test_no_request_leaves_the_machine(visits, path):
     visit = visits(path)
     assert visit.outside == [], f"requests off the machine: {visit.outside}"
 
 
-@pytest.mark.parametrize("path", PAGES)
+@pytest.mark.parametrize("path", PAGE_PARAMS)
 def test_console_has_no_errors(visits, path):
     assert visits(path).errors == []
 
 
-@pytest.mark.parametrize("path", PAGES)
+@pytest.mark.parametrize("path", PAGE_PARAMS)
 def test_maths_is_typeset(visits, path):
     visit = visits(path)
     if visit.has_maths:
@@ -221,12 +224,12 @@ def test_maths_is_typeset(visits, path):
     assert visit.raw_tex == [], "raw TeX left in the text"
 
 
-@pytest.mark.parametrize("path", PAGES)
+@pytest.mark.parametrize("path", PAGE_PARAMS)
 def test_images_load(visits, path):
     assert visits(path).broken_images == []
 
 
-@pytest.mark.parametrize("path", PAGES)
+@pytest.mark.parametrize("path", PAGE_PARAMS)
 def test_captions_read_well_in_both_modes(visits, path):
     """Every part of every figure caption has a contrast of at least 4.5
     (WCAG AA) on what is behind it, in the theme's light and dark modes (the
@@ -244,7 +247,7 @@ def test_captions_read_well_in_both_modes(visits, path):
     assert low == []
 
 
-@pytest.mark.parametrize("path", PAGES)
+@pytest.mark.parametrize("path", PAGE_PARAMS)
 def test_questions_give_feedback(visits, path):
     """Every question of the page, in the load of its desktop layout: a
     wrong option says "Not quite" and why, the right one "Right" and why,
@@ -493,7 +496,7 @@ def described(equations: list[dict]) -> str:
     )
 
 
-@pytest.mark.parametrize("path", PAGES)
+@pytest.mark.parametrize("path", PAGE_PARAMS)
 def test_display_equations_fit_the_column_on_a_desktop(layouts, path):
     """At 1280 px every display equation fits its column, with no scrolling:
     a long one is broken over lines."""
@@ -501,7 +504,7 @@ def test_display_equations_fit_the_column_on_a_desktop(layouts, path):
     assert wide == [], described(wide)
 
 
-@pytest.mark.parametrize("path", PAGES)
+@pytest.mark.parametrize("path", PAGE_PARAMS)
 def test_display_equations_are_not_clipped_on_a_phone(layouts, path):
     """At 390 px an equation wider than the column scrolls, and shows that it
     does: a phone draws its own scrollbars only while one scrolls, so the
@@ -516,7 +519,7 @@ def test_display_equations_are_not_clipped_on_a_phone(layouts, path):
 
 
 @pytest.mark.parametrize("size", ["phone", "projector"])
-@pytest.mark.parametrize("path", PAGES)
+@pytest.mark.parametrize("path", PAGE_PARAMS)
 def test_inline_formulas_are_not_clipped(layouts, path, size):
     """An inline formula wider than the column scrolls, with a scrollbar and
     faded edges as a display equation's: the theme cut it off at the column's
@@ -533,7 +536,7 @@ def test_inline_formulas_are_not_clipped(layouts, path, size):
     assert titles == [], described(titles)
 
 
-@pytest.mark.parametrize("path", PAGES)
+@pytest.mark.parametrize("path", PAGE_PARAMS)
 def test_tables_fit_or_show_that_they_scroll_on_a_phone(layouts, path):
     """At 390 px a table of two columns (the notation: a symbol and its
     meaning) fits the column, each row a block; a wider table scrolls and
@@ -551,7 +554,7 @@ def test_the_theme_follows_the_readers_system(layouts):
     assert layouts("book/intro.html", "desktop").theme == "light"
 
 
-@pytest.mark.parametrize("path", PAGES)
+@pytest.mark.parametrize("path", PAGE_PARAMS)
 def test_no_page_scrolls_sideways_on_a_phone(layouts, path):
     """Nothing makes a page wider than a phone's 390 px (which would also
     make the phone zoom out of the page)."""
@@ -674,6 +677,7 @@ def resolve(page: str, href: str) -> tuple[str, str] | None:
 
 
 PLAYER_PAGES = [p for p in PAGES if BUILT and parsed(p).players]
+PLAYER_PARAMS = tiers.sampled(PLAYER_PAGES, ("book/rope.html",))
 #: Pages of the chapters (MyST Markdown notebooks, book/<name>.md).
 CHAPTER_PAGES = {f"book/{path.stem}.html" for path in chapter_notebooks.chapters()}
 NOTEBOOK_PAGES = [p for p in PAGES if p in CHAPTER_PAGES]
@@ -707,7 +711,7 @@ class VisibleText(HTMLParser):
             self.parts.append(data)
 
 
-@pytest.mark.parametrize("path", PAGES)
+@pytest.mark.parametrize("path", PAGE_PARAMS)
 def test_no_tex_source_shows_outside_the_maths(site, path):
     """TeX shows only where MathJax typesets it: not in the tab's title, the
     print heading, link texts or prose (a title with maths is written as
@@ -761,7 +765,7 @@ def test_maths_arrives_rendered(site, path):
     assert fonts and all((site / "_static" / font).is_file() for font in fonts)
 
 
-@pytest.mark.parametrize("path", PAGES)
+@pytest.mark.parametrize("path", PAGE_PARAMS)
 def test_page_asks_no_other_host_for_anything(site, path):
     """No script, style, font or picture is referenced off the site (the
     browser test above sees requests; this sees hints it may never send)."""
@@ -769,7 +773,7 @@ def test_page_asks_no_other_host_for_anything(site, path):
     assert foreign == []
 
 
-@pytest.mark.parametrize("path", PAGES)
+@pytest.mark.parametrize("path", PAGE_PARAMS)
 def test_links_lead_to_existing_pages_and_anchors(site, path):
     """Table of contents, next/previous, cross-references, citations."""
     broken = []
@@ -913,7 +917,7 @@ def test_notebook_page_offers_its_notebook(site, path):
         assert not [o for o in outputs if WIDGET_VIEW in o.get("data", {})]
 
 
-@pytest.mark.parametrize("path", PLAYER_PAGES)
+@pytest.mark.parametrize("path", PLAYER_PARAMS)
 def test_every_frame_of_every_player_is_in_the_site(site, path):
     for player in parsed(path).players:
         frames = site / "_static" / "explorers" / player["explorer"]

@@ -18,6 +18,7 @@ import json
 from urllib.parse import unquote, urlsplit
 
 import pytest
+import tiers
 from PIL import Image
 from test_accessibility import tab_to
 from test_site import (
@@ -25,7 +26,7 @@ from test_site import (
     BUILT,
     CONTRAST,
     PAGES,
-    PLAYER_PAGES,
+    PLAYER_PARAMS,
     Visit,
     load,
     open_page,
@@ -150,7 +151,7 @@ def open_folds_with_players(page) -> None:
         closed.first.click()
 
 
-@pytest.mark.parametrize("path", PLAYER_PAGES)
+@pytest.mark.parametrize("path", PLAYER_PARAMS)
 def test_moving_a_slider_shows_its_precomputed_frame(browser, base_url, path):
     """Each slider and button of each player, driven by the keyboard alone
     (Tab to it; an arrow moves a slider, Enter presses a button, Space
@@ -209,7 +210,7 @@ def test_moving_a_slider_shows_its_precomputed_frame(browser, base_url, path):
     page.context.close()
 
 
-@pytest.mark.parametrize("path", ILLUSTRATED)
+@pytest.mark.parametrize("path", tiers.sampled(ILLUSTRATED, tiers.BOOK[:2]))
 def test_figures_show_without_javascript(browser, base_url, path):
     visit = Visit()
     page = open_page(browser, base_url, visit, java_script_enabled=False)
@@ -263,7 +264,7 @@ def design_width(data: bytes, natural: int) -> float:
     return natural * plots.DESIGN_DPI / dpi[0] if dpi else float(natural)
 
 
-@pytest.mark.parametrize("path", ILLUSTRATED)
+@pytest.mark.parametrize("path", tiers.sampled(ILLUSTRATED, tiers.BOOK[:2]))
 def test_figures_are_shown_at_their_design_width(layouts, site, path):
     """No figure or player frame is shown at less than 0.75 of the width its
     font sizes were designed for (a high-resolution PNG counts at its design

@@ -38,6 +38,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "_ext"))
 
 import slides  # noqa: E402  (_ext/slides.py)
+import tiers  # noqa: E402  (tests/tiers.py)
 
 #: WCAG 2 AA for normal text (every figure text is 10 to 11 pt at the
 #: design width: no figure text is "large", 18 pt).
@@ -208,7 +209,7 @@ def test_a_low_contrast_label_is_found():
     assert low[0][0] == pytest.approx(2.25, abs=0.01)
 
 
-@pytest.mark.parametrize("chapter", CHAPTERS)
+@pytest.mark.parametrize("chapter", tiers.sampled(CHAPTERS, tiers.DECKS))
 def test_every_figure_a_deck_shows_is_found(figures, chapter):
     """Every ``fig-...`` a slide of the chapter shows is a code cell's
     figure or explorer (so its text is checked below)."""

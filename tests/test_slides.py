@@ -51,6 +51,7 @@ sys.path.insert(0, str(ROOT / "_ext"))
 import axe  # noqa: E402  (tests/axe.py)
 import sitetools  # noqa: E402  (scripts/sitetools.py)
 import slides  # noqa: E402  (_ext/slides.py)
+import tiers  # noqa: E402  (tests/tiers.py)
 
 SITE = sitetools.site_dir()
 MARKED = sorted(
@@ -243,7 +244,7 @@ STEPS = """() => Reveal.getSlides().map(
   s => s.querySelectorAll(".fragment").length)"""
 
 
-@pytest.mark.parametrize("name", MARKED)
+@pytest.mark.parametrize("name", tiers.sampled(MARKED, tiers.DECKS))
 def test_deck_by_keyboard(browser, name):
     """The right arrow shows each slide's steps in order, then the next
     slide; each slide is measured once all its steps show."""
@@ -300,7 +301,7 @@ FOCUS_SLIDE = """() => {
 }"""
 
 
-@pytest.mark.parametrize("name", MARKED)
+@pytest.mark.parametrize("name", tiers.sampled(MARKED, tiers.DECKS))
 def test_tab_stays_on_the_current_slide(browser, name):
     """Tab from slide 5 (as the plans number slides; the last slide in a
     shorter deck) stops only on that slide's controls and formulas (or
@@ -684,7 +685,7 @@ def every_slide(browser):
     return of
 
 
-@pytest.mark.parametrize("name", MARKED)
+@pytest.mark.parametrize("name", tiers.sampled(MARKED, tiers.DECKS))
 def test_no_slide_is_more_than_half_empty(every_slide, name):
     """In Chromium at 1024 x 768 with every step shown, on every slide but
     the title slide: the content under the title (see ``SPAN``) spans at
@@ -746,7 +747,7 @@ def _no_room(reason: str, measured: dict) -> bool:
     raise ValueError(reason)
 
 
-@pytest.mark.parametrize("name", MARKED)
+@pytest.mark.parametrize("name", tiers.sampled(MARKED, tiers.DECKS))
 def test_figure_text_on_a_slide_is_large_enough_for_a_hall(every_slide, name):
     """At 1024 x 768 with every step shown, the smallest text of each figure
     on a slide (its smallest font, 10 pt, times the figure's scale on the
@@ -796,7 +797,7 @@ def test_figure_text_on_a_slide_is_large_enough_for_a_hall(every_slide, name):
     assert not wrong, "\n".join([f"{name}:", *wrong])
 
 
-@pytest.mark.parametrize("name", MARKED)
+@pytest.mark.parametrize("name", tiers.sampled(MARKED, tiers.DECKS))
 def test_no_caption_on_a_slide_is_cut(every_slide, name):
     """Issue 21: at 1024 x 768 with every step shown, each figure caption
     on a slide shows its number and first sentence whole: its box cuts
@@ -885,7 +886,7 @@ def test_the_no_room_reasons_can_fail():
     )
 
 
-@pytest.mark.parametrize("name", MARKED)
+@pytest.mark.parametrize("name", tiers.sampled(MARKED, tiers.DECKS))
 def test_every_slide_has_contrast(every_slide, name):
     """axe-core's ``color-contrast`` rule (WCAG 2 AA: 4.5:1, text of 24 px
     or more 3:1) on every slide of the deck with all its steps shown, in
