@@ -39,7 +39,7 @@ the same way. Mark it with the class ``instructor-only``:
 * a slide: ``edition: instructor`` (``_ext/slides.py``: the student deck
   keeps the slide's number and title and shows its ``placeholder``).
 
-Slide comments (``<!-- slide: ...``, ``_ext/slides.py``) hold the speaker
+Slide comments (``<!-- slide: ...``, ``_ext/slide_comments.py``) hold the speaker
 notes, and the notes hold the plans' answers (the student decks have none):
 the student edition cuts every slide comment out of its pages' HTML source
 and its Markdown and notebook copies. (The decks are built from the
@@ -87,7 +87,7 @@ DIRECTIVE_OPEN = re.compile(r"^(`{3,}|:{3,})\{([\w:-]+)\}(.*)$")
 #: option (``:class:``, ``:class-container:``) or a cell's tags (``:tags:``
 #: or ``tags:`` in its YAML block) that name the class.
 MARKING = re.compile(rf"^(?::class[\w-]*:|:tags:|tags:).*(?<![\w-]){INSTRUCTOR_ONLY}\b")
-#: The first line of a slide comment (``_ext/slides.py``).
+#: The first line of a slide comment (``_ext/slide_comments.py``).
 SLIDE_OPEN = re.compile(r"^<!--\s*slide:")
 
 logger = logging.getLogger(__name__)

@@ -73,14 +73,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
+from slide_comments import Text, slides_of
 from slides import (
     DECK_BUILDERS,
-    Text,
     _element,
     _first_sentence,
     _plain,
     _text_html,
-    slides_of,
     write_handout_page,
 )
 from sphinx.application import Sphinx

@@ -2,7 +2,7 @@
 
 The decks of ``decay_integral``, ``decay_finite_d``, ``rope`` and
 ``long_context`` (the ``<!-- slide: ...`` comments of those chapters, read
-with ``slides.slides_of``) make claims in their text entries, board work and
+with ``slide_comments.slides_of``) make claims in their text entries, board work and
 notes that the chapters check only in their own words. A review found
 claims on slides that went beyond the chapter's checked ones; each test
 below reads the slide's words and recomputes the claim, so a reworded slide
@@ -29,7 +29,7 @@ import posenc
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "_ext"))
 
-import slides  # noqa: E402  (_ext/slides.py)
+import slide_comments  # noqa: E402  (_ext/slide_comments.py)
 
 DECKS = ("decay_integral", "decay_finite_d", "rope", "long_context")
 #: The most words the text entries of one slide may have, maths counted as
@@ -37,22 +37,22 @@ DECKS = ("decay_integral", "decay_finite_d", "rope", "long_context")
 MAX_WORDS = 45
 
 
-def deck(name: str) -> list[slides.Slide]:
+def deck(name: str) -> list[slide_comments.Slide]:
     text = (ROOT / "book" / f"{name}.md").read_text(encoding="utf-8")
-    return slides.slides_of(text, name)
+    return slide_comments.slides_of(text, name)
 
 
-def slide(name: str, number: int) -> slides.Slide:
+def slide(name: str, number: int) -> slide_comments.Slide:
     """Slide ``number`` of the deck, as the plans count (the title is 1)."""
     return deck(name)[number - 2]
 
 
-def shown(s: slides.Slide) -> str:
+def shown(s: slide_comments.Slide) -> str:
     """The text entries of a slide, joined."""
-    return "\n".join(e.text for e in s.show if isinstance(e, slides.Text))
+    return "\n".join(e.text for e in s.show if isinstance(e, slide_comments.Text))
 
 
-def everything(s: slides.Slide) -> str:
+def everything(s: slide_comments.Slide) -> str:
     """All words of a slide: title, text entries, ask, board, notes."""
     return " ".join([s.title, shown(s), s.ask, s.board, s.notes])
 

@@ -22,14 +22,14 @@ import re
 
 import numpy as np
 import pytest
-from test_deck_claims import (  # slides: _ext/slides.py, as that module imports it
+import slide_comments  # _ext/slide_comments.py, on the path test_deck_claims sets
+from test_deck_claims import (
     MAX_WORDS,
     ROOT,
     deck,
     everything,
     shown,
     slide,
-    slides,
     words,
 )
 
@@ -55,11 +55,13 @@ def players(name: str) -> set[str]:
     }
 
 
-def first_view(s: slides.Slide) -> str:
+def first_view(s: slide_comments.Slide) -> str:
     """What shows with the slide, before any step: its title and, with
     steps, its first entry (all of it without steps)."""
     entries = s.show[:1] if s.steps else s.show
-    return " ".join([s.title, *(e.text for e in entries if isinstance(e, slides.Text))])
+    return " ".join(
+        [s.title, *(e.text for e in entries if isinstance(e, slide_comments.Text))]
+    )
 
 
 @pytest.mark.parametrize("name", DECKS)

@@ -39,6 +39,7 @@ sys.path.insert(0, str(ROOT / "_ext"))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 import editions  # noqa: E402
+import slide_comments  # noqa: E402
 from student_edition import student_toc, wait_for  # noqa: E402
 
 #: The chapters that are notebooks (a plain page, such as the notation
@@ -105,9 +106,7 @@ def instructor_bodies(text: str) -> list[str]:
 
 def instructor_slide_notes(path: Path) -> list[str]:
     """The speaker notes of the chapter's ``edition: instructor`` slides."""
-    import slides
-
-    found = slides.slides_of(path.read_text(), path.stem)
+    found = slide_comments.slides_of(path.read_text(), path.stem)
     return [s.notes for s in found if s.edition == "instructor"]
 
 

@@ -39,6 +39,7 @@ matplotlib.use("Agg")
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "_ext"))
 
+import slide_comments  # noqa: E402  (_ext/slide_comments.py)
 import slides  # noqa: E402  (_ext/slides.py)
 
 # ------------------------------------------------------------ decay slide 4
@@ -177,7 +178,7 @@ def test_the_rope_chapter_shows_the_activitys_own_scores(activity_run):
 
 def _slide(chapter: str, title: str):
     text = (ROOT / "book" / f"{chapter}.md").read_text(encoding="utf-8")
-    (found,) = [s for s in slides.slides_of(text, chapter) if s.title == title]
+    (found,) = [s for s in slide_comments.slides_of(text, chapter) if s.title == title]
     return found
 
 
@@ -200,7 +201,7 @@ def test_the_backup_slide_quotes_the_activitys_numbers(activity_run):
     assert f"one score, {one};" in caption and f"another, {two};" in caption
     assert f"spread by {spread}." in caption
     text = (ROOT / "book" / "rope.md").read_text(encoding="utf-8")
-    titles = [s.title for s in slides.slides_of(text, "rope")]
+    titles = [s.title for s in slide_comments.slides_of(text, "rope")]
     at = titles.index("What the activity finds")
     assert titles[at - 1] == "Mix the pairings: what breaks?"
 

@@ -46,7 +46,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "_ext"))
 
-import slides  # noqa: E402  (_ext/slides.py)
+import slide_comments  # noqa: E402  (_ext/slide_comments.py)
 
 PLANS = ROOT / "book" / "instructor" / "lesson_plans.md"
 #: Every page of plans; the first holds the table of decks.
@@ -87,7 +87,9 @@ def decks() -> dict[str, list[str]]:
     table = {}
     for row in DECK_ROW.finditer(PLANS.read_text()):
         chapter = labels[row.group("label")]
-        titles = [s.title for s in slides.slides_of(chapter.read_text(), str(chapter))]
+        titles = [
+            s.title for s in slide_comments.slides_of(chapter.read_text(), str(chapter))
+        ]
         table[row.group("deck").strip()] = ["(title slide)", *titles]
     return table
 
@@ -104,7 +106,7 @@ def test_the_table_lists_every_deck_with_its_count():
     marked = {
         path.stem
         for path in (ROOT / "book").glob("*.md")
-        if slides.MARKER.search(path.read_text())
+        if slide_comments.MARKER.search(path.read_text())
     }
     labels = chapters_by_label()
     listed = {labels[r.group("label")].stem for r in rows}
@@ -233,13 +235,13 @@ def asked_slides(text: str, table: dict[str, list[str]]):
 
 
 def deck_slides() -> dict[str, list]:
-    """Deck name -> its slides (``slides.Slide``), None for the title slide."""
+    """Deck name -> its slides (``slide_comments.Slide``), None for the title slide."""
     found = {}
     for row in DECK_ROW.finditer(PLANS.read_text()):
         chapter = chapters_by_label()[row.group("label")]
         found[row.group("deck").strip()] = [
             None,
-            *slides.slides_of(chapter.read_text(), str(chapter)),
+            *slide_comments.slides_of(chapter.read_text(), str(chapter)),
         ]
     return found
 

@@ -37,7 +37,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "_ext"))
 
-import slides  # noqa: E402  (_ext/slides.py)
+import slide_comments  # noqa: E402  (_ext/slide_comments.py)
 import tiers  # noqa: E402  (tests/tiers.py)
 
 #: WCAG 2 AA for normal text (every figure text is 10 to 11 pt at the
@@ -46,7 +46,7 @@ MIN_CONTRAST = 4.5
 CHAPTERS = sorted(
     path.stem
     for path in (ROOT / "book").glob("*.md")
-    if slides.MARKER.search(path.read_text(encoding="utf-8"))
+    if slide_comments.MARKER.search(path.read_text(encoding="utf-8"))
 )
 
 
@@ -77,7 +77,7 @@ def shown_figures(chapter: str) -> dict[str, object]:
     path = ROOT / "book" / f"{chapter}.md"
     wanted = {
         name
-        for slide in slides.slides_of(path.read_text(encoding="utf-8"), chapter)
+        for slide in slide_comments.slides_of(path.read_text(encoding="utf-8"), chapter)
         for name in slide.names
     }
     cells = [c for c in jupytext.read(path).cells if c.cell_type == "code"]
@@ -216,7 +216,7 @@ def test_every_figure_a_deck_shows_is_found(figures, chapter):
     path = ROOT / "book" / f"{chapter}.md"
     named = {
         name
-        for slide in slides.slides_of(path.read_text(encoding="utf-8"), chapter)
+        for slide in slide_comments.slides_of(path.read_text(encoding="utf-8"), chapter)
         for name in slide.names
         if name.startswith("fig-")
     }

@@ -17,7 +17,7 @@ slide, moved with the keyboard, shows another frame. The console stays free of e
 
 The decks must lecture (issue 21; the rules are those of ``_ext/slides.py``'s
 docstring that a build does not enforce, so that decks can be fixed one by
-one): read from the chapters' sources (``slides.slides_of``) and from the
+one): read from the chapters' sources (``slide_comments.slides_of``) and from the
 built decks, every deck opens with a ``motivation`` slide (slide 2) then an
 ``outline`` slide (slide 3) and closes with a ``recap`` slide; titles have at
 most ``MAX_TITLE`` characters; every figure on a slide has a caption that
@@ -50,6 +50,7 @@ sys.path.insert(0, str(ROOT / "_ext"))
 
 import axe  # noqa: E402  (tests/axe.py)
 import sitetools  # noqa: E402  (scripts/sitetools.py)
+import slide_comments  # noqa: E402  (_ext/slide_comments.py)
 import slides  # noqa: E402  (_ext/slides.py)
 import tiers  # noqa: E402  (tests/tiers.py)
 
@@ -80,7 +81,7 @@ RAW_TEX = ("\\(", "\\)", "\\[", "\\]", "$$", "\\begin{", "\\frac")
 MIN_POINT_PX = 24
 #: A deck's slides by chapter, from the chapters' sources.
 DECKS = {
-    name: slides.slides_of((ROOT / "book" / f"{name}.md").read_text(), name)
+    name: slide_comments.slides_of((ROOT / "book" / f"{name}.md").read_text(), name)
     for name in MARKED
 }
 
@@ -136,36 +137,32 @@ def test_every_required_chapter_marks_slides():
 
 
 def test_slide_comments_parse():
-    import slides
-
     text = (
         "text\n<!-- slide: A title\nshow: [short, eq-x]\nnotes: |\n"
         "  Say $x$.\n-->\nmore\n"
     )
-    (found,) = slides.slides_of(text)
+    (found,) = slide_comments.slides_of(text)
     assert (found.title, found.show) == ("A title", ["short", "eq-x"])
     assert (found.kind, found.steps, found.optional) == ("content", False, False)
     assert found.notes.strip() == "Say $x$."
     with pytest.raises(Exception, match="unknown"):
-        slides.slides_of("<!-- slide: T\nshwo: [x]\n-->\n")
+        slide_comments.slides_of("<!-- slide: T\nshwo: [x]\n-->\n")
 
 
 def test_the_documented_example_parses():
-    """The example of ``_ext/slides.py``'s docstring is a valid slide, with
-    every new key."""
+    """The example of ``_ext/slide_comments.py``'s docstring is a valid
+    slide, with every new key."""
     import textwrap
 
-    import slides
-
-    doc = slides.__doc__
+    doc = slide_comments.__doc__
     start = doc.index("    <!-- slide:")
     example = textwrap.dedent(doc[start : doc.index("-->", start) + 3])
-    (found,) = slides.slides_of(example, "doc")
+    (found,) = slide_comments.slides_of(example, "doc")
     assert found.kind == "motivation" and found.steps and found.ask
     assert found.show == [
-        slides.Text("Attention sees a *set*; where does order come from?"),
+        slide_comments.Text("Attention sees a *set*; where does order come from?"),
         "eq-attention",
-        slides.Text("Swap two rows of $X$: the rows of the output swap."),
+        slide_comments.Text("Swap two rows of $X$: the rows of the output swap."),
     ]
     assert found.names == ["eq-attention"]
     assert "x_m^\\top" in found.board
@@ -191,11 +188,10 @@ MALFORMED = {
 
 @pytest.mark.parametrize("body", MALFORMED)
 def test_malformed_slides_stop_the_build(body):
-    import slides
     from sphinx.errors import ExtensionError
 
     with pytest.raises(ExtensionError) as error:
-        slides.slides_of(f"<!-- slide: The title\n{body}\n-->\n", "book/ch")
+        slide_comments.slides_of(f"<!-- slide: The title\n{body}\n-->\n", "book/ch")
     message = str(error.value)
     assert message.startswith("book/ch: slide 'The title': "), message
     assert MALFORMED[body] in message
@@ -382,12 +378,12 @@ def test_deck_opens_with_motivation_and_outline_and_closes_with_recap(name):
 
 @pytest.mark.parametrize("name", MARKED)
 def test_slide_titles_are_short(name):
-    """Every title has at most ``slides.MAX_TITLE`` (40) characters, as
+    """Every title has at most ``slide_comments.MAX_TITLE`` (40) characters, as
     written in the comment (maths counts as its TeX)."""
     long = [
         f"slide {number} {slide.title!r}: {len(slide.title)} characters"
         for number, slide in _numbered(name)
-        if len(slide.title) > slides.MAX_TITLE
+        if len(slide.title) > slide_comments.MAX_TITLE
     ]
     assert not long, "\n".join([f"{name}:", *long])
 
