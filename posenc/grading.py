@@ -47,6 +47,8 @@ _answers: dict[str, object] = {}
 _LARGEST_INTEGER = 10**4000
 #: At most this many numbers and items in one encoded answer.
 _MOST_ITEMS = 2_000_000
+#: Integers in an srepr text beyond this size are not computed with.
+_LARGEST_CONSTANT = 10**6
 #: Longest srepr text read back.
 _LONGEST_SREPR = 100_000
 
@@ -271,7 +273,9 @@ def sympy_from_srepr(text: str) -> object:
     """The sympy expression of an ``srepr`` text, evaluating nothing but
     calls of sympy's classes (``Symbol``, ``Add``, ``cos``, ...) on
     literals, sympy's singletons (``pi``, ``I``) and minus signs; ValueError
-    for any other text."""
+    for any other text. A text that could make sympy compute for long (an
+    integer beyond ``_LARGEST_CONSTANT``, a power of a power) is built
+    without evaluation: judged by value all the same, maybe not by form."""
     import sympy as sp
 
     if len(text) > _LONGEST_SREPR:
@@ -280,8 +284,22 @@ def sympy_from_srepr(text: str) -> object:
         tree = ast.parse(text, mode="eval")
     except SyntaxError:
         raise ValueError("not an expression") from None
-    names = {}
+    names, large = {}, False
     for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, int):
+            large = large or abs(node.value) > _LARGEST_CONSTANT
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "Pow":
+            base = node.args[0] if node.args else None
+            nested = (
+                any(
+                    isinstance(inner, ast.Call)
+                    and getattr(inner.func, "id", "") == "Pow"
+                    for inner in ast.walk(base)
+                )
+                if base is not None
+                else False
+            )
+            large = large or nested
         if isinstance(node, ast.Name):
             found = getattr(sp, node.id, None)
             allowed = (isinstance(found, type) and issubclass(found, sp.Basic)) or (
@@ -299,7 +317,8 @@ def sympy_from_srepr(text: str) -> object:
         elif not isinstance(node, (ast.Expression, *_LITERALS)):
             raise ValueError(type(node).__name__)
     try:
-        value = eval(compile(tree, "<srepr>", "eval"), {"__builtins__": {}}, names)
+        with sp.evaluate(not large):
+            value = eval(compile(tree, "<srepr>", "eval"), {"__builtins__": {}}, names)
     except Exception as error:  # sympy refusing its arguments
         raise ValueError(f"sympy: {type(error).__name__}") from None
     if not isinstance(value, sp.Basic):

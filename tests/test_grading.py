@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import json
+import time
 
 import grade
 import nbformat
@@ -343,3 +344,17 @@ def test_every_value_and_proof_step_gets_the_checks_verdict_from_its_data(name):
         data = json.loads(json.dumps(grading.encode(answer)))
         spec = homework.TASKS[name]
         assert grading.rejudge(name, data)[:2] == judge(spec, answer)[:2], answer
+
+
+def test_a_step_that_would_compute_for_long_is_judged_at_once():
+    """A power of 10 with a billion digits or a factorial of ten million,
+    as srepr text: built without evaluation, judged (wrong) in well under
+    a second instead of sympy computing them."""
+    for text in (
+        "Pow(Pow(Integer(10), Integer(1000)), Integer(1000))",
+        "factorial(Integer(10000000))",
+    ):
+        start = time.perf_counter()
+        verdict = grading.rejudge("taylor-sum-part", {"t": "sympy", "v": text})
+        assert verdict.status == NOT_YET
+        assert time.perf_counter() - start < 1.0, text
