@@ -35,6 +35,19 @@ And, for every page (:func:`lean_page_scripts`):
   (``THEBE_JS_URL``, an address on unpkg.com). They serve a "launch a live
   kernel" button, which this book does not have (``_config.yml``: no launch
   buttons; the site runs no kernel and asks no other host for anything).
+  And on a page without what they work on (:data:`ONLY_WITH`),
+  sphinx-design's tabs script (no page has tabs) and sphinx-copybutton's
+  two (a page without code).
+* **loaded on first use**: the theme's Bootstrap (``scripts/bootstrap.js``,
+  81 kB, a fifth to a third of the time the scripts took on a phone as a
+  page loaded), which serves the header's download menu and the buttons'
+  tooltips only. Each page keeps its tag, typed so that no browser runs or
+  fetches it (:func:`bootstrap_on_use`), and ``static/posenc-menus.js``
+  loads it when a pointer comes over, a finger or key presses, or focus
+  comes to, a button that needs it, then plays again a click or arrow key
+  that came before it had loaded. The theme's "back to top" button, which
+  bootstrap.js set up as the page loaded, is set up by ``posenc-menus.js``
+  (:func:`without_back_to_top`).
 """
 
 from __future__ import annotations
@@ -113,11 +126,32 @@ def deferred(script):
     return _JavaScript(script.filename, priority=script.priority, **attributes)
 
 
+#: Scripts an extension puts on every page, each needed only on a page whose
+#: body has what it works on: sphinx-design's tab sets, sphinx-copybutton's
+#: code blocks (its selector, ``div.highlight pre``).
+ONLY_WITH = {
+    "design-tabs.js": "sd-tab-set",
+    "clipboard.min.js": 'class="highlight',
+    "copybutton.js": 'class="highlight',
+}
+
+
+def needed(script, body: str) -> bool:
+    """Whether a page whose body is ``body`` needs ``script``."""
+    marker = ONLY_WITH.get(_name(script))
+    return marker is None or marker in body
+
+
 def lean_page_scripts(app, pagename, templatename, context, doctree) -> None:
-    """Defer the page's parser-blocking scripts and drop sphinx-thebe's files."""
+    """Defer the page's parser-blocking scripts; drop sphinx-thebe's files,
+    and the scripts the page does not need (:func:`needed`)."""
     scripts = context.get("script_files")
+    # no body: the index and search pages, which have no tabs or code
+    body = context.get("body") or ""
     if scripts:
-        scripts[:] = [deferred(s) for s in scripts if not is_thebe(s)]
+        scripts[:] = [
+            deferred(s) for s in scripts if not is_thebe(s) and needed(s, body)
+        ]
     sheets = context.get("css_files")
     if sheets:
         sheets[:] = [s for s in sheets if not is_thebe(s)]
@@ -141,30 +175,70 @@ def batched_tab_stops(source: str) -> str:
     return source
 
 
-#: The theme's "back to top" button (bundled in its bootstrap.js) measured
-#: the header as the page was parsed, a layout for it alone; it now measures
-#: it at the first scroll, the only time it needs it.
+#: The theme's Bootstrap, which every page ran as it loaded (81 kB, the
+#: biggest script on a phone) for the header's download menu and
+#: the buttons' tooltips only: each page keeps its tag with a type that no
+#: browser runs or fetches (so the style sheets' purge, ``page_weight``,
+#: still reads what it uses), and ``posenc-menus.js`` loads it on first use.
 THEME_BOOTSTRAP = Path("scripts") / "bootstrap.js"
-HEADER_AT_ONCE = (
-    'var e=document.getElementsByClassName("bd-header")[0].getBoundingClientRect();'
-    'window.addEventListener("scroll",function(){'
+BOOTSTRAP_TYPE = "text/x-load-on-use"
+MENUS_SCRIPT = "posenc-menus.js"
+#: The theme's two tags for it (pydata-sphinx-theme's ``webpack-macros.html``).
+BOOTSTRAP_PRELOAD = re.compile(
+    r'[ \t]*<link rel="preload" as="script" href="[^"]*_static/scripts/bootstrap\.js'
+    r'[^"]*" />\n?'
 )
-HEADER_AT_SCROLL = (
-    'var e=null;window.addEventListener("scroll",function(){'
-    'e=e||document.getElementsByClassName("bd-header")[0].getBoundingClientRect();'
+BOOTSTRAP_LOAD = re.compile(
+    r'<script defer src="([^"]*_static/scripts/bootstrap\.js[^"]*)"></script>'
 )
+BOOTSTRAP_ON_USE = rf'<script type="{BOOTSTRAP_TYPE}" src="\1"></script>'
+#: A page of the theme (decks, handouts and redirects are not).
+THEME_PAGE = "_static/scripts/pydata-sphinx-theme.js"
 
 
-def header_at_scroll(source: str) -> str:
-    """bootstrap.js measuring the header at the first scroll
-    (:data:`HEADER_AT_SCROLL`); a ``ValueError`` if not found once."""
-    if source.count(HEADER_AT_ONCE) != 1:
+def bootstrap_on_use(text: str, name: str = "page") -> str:
+    """A page of the theme with Bootstrap's tag typed to load on first use
+    (:data:`BOOTSTRAP_ON_USE`) and its preload dropped; another page as it
+    is; a ``ValueError`` if a page of the theme has not both tags once."""
+    if THEME_PAGE not in text or (
+        f'type="{BOOTSTRAP_TYPE}"' in text and not BOOTSTRAP_LOAD.search(text)
+    ):
+        return text
+    text, preloads = BOOTSTRAP_PRELOAD.subn("", text)
+    text, loads = BOOTSTRAP_LOAD.subn(BOOTSTRAP_ON_USE, text)
+    if (preloads, loads) != (1, 1):
         raise ValueError(
-            f"{THEME_BOOTSTRAP}: the header's measure was found "
-            f"{source.count(HEADER_AT_ONCE)} times, not once: has "
+            f"{name}: bootstrap.js preloaded {preloads} and loaded {loads} times, "
+            "not once each: has pydata-sphinx-theme changed? (_ext/lean_scripts.py)"
+        )
+    return text
+
+
+#: The theme's "back to top" button, set up by its bootstrap.js as the page
+#: loaded (measuring the header then, a layout for it alone): set up by
+#: ``posenc-menus.js`` instead, which measures the header at the first scroll.
+BACK_TO_TOP = (
+    ',go(function(){var t=document.getElementById("pst-back-to-top");'
+    't&&t.addEventListener("click",function(){document.body.scrollTop=0,'
+    "document.documentElement.scrollTop=0})}),"
+    'go(function(){var t=document.getElementById("pst-back-to-top");if(t){'
+    'var e=document.getElementsByClassName("bd-header")[0].getBoundingClientRect();'
+    'window.addEventListener("scroll",function(){this.oldScroll>this.scrollY&&'
+    'this.scrollY>e.bottom?t.style.display="block":t.style.display="none",'
+    "this.oldScroll=this.scrollY})}})"
+)
+
+
+def without_back_to_top(source: str) -> str:
+    """bootstrap.js without its "back to top" button (:data:`BACK_TO_TOP`);
+    a ``ValueError`` if that is not found once."""
+    if source.count(BACK_TO_TOP) != 1:
+        raise ValueError(
+            f"{THEME_BOOTSTRAP}: the back-to-top button was found "
+            f"{source.count(BACK_TO_TOP)} times, not once: has "
             "pydata-sphinx-theme changed? (_ext/lean_scripts.py)"
         )
-    return source.replace(HEADER_AT_ONCE, HEADER_AT_SCROLL)
+    return source.replace(BACK_TO_TOP, "")
 
 
 #: The search page's own scripts, which its template writes without
@@ -188,24 +262,28 @@ def deferred_search(text: str) -> str:
 def batch_theme_tab_stops(app, exception) -> None:
     """Rewrite the built copies of the theme's scripts (Sphinx copies them
     again on every build), :func:`batched_tab_stops` and
-    :func:`header_at_scroll`, and the search page's scripts deferred."""
+    :func:`without_back_to_top`; every page with :func:`bootstrap_on_use`,
+    and the search page's scripts deferred."""
     if exception is not None or app.builder.format != "html":
         return
     static = Path(app.outdir) / "_static"
     for name, rewrite, done in (
-        (THEME_SCRIPT, batched_tab_stops, "(s=>{const v=s.map("),
-        (THEME_BOOTSTRAP, header_at_scroll, HEADER_AT_SCROLL),
+        (THEME_SCRIPT, batched_tab_stops, lambda s: "(s=>{const v=s.map(" in s),
+        (THEME_BOOTSTRAP, without_back_to_top, lambda s: "pst-back-to-top" not in s),
     ):
         script = static / name
         if script.exists():
             source = script.read_text(encoding="utf-8")
-            if done not in source:
+            if not done(source):
                 script.write_text(rewrite(source), encoding="utf-8")
-    search = Path(app.outdir) / "search.html"
-    if search.exists():
-        text = search.read_text(encoding="utf-8")
-        if SEARCH_PAGE_SCRIPTS.search(text):
-            search.write_text(deferred_search(text), encoding="utf-8")
+    outdir = Path(app.outdir)
+    for page in outdir.rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        lean = bootstrap_on_use(text, str(page.relative_to(outdir)))
+        if page == outdir / "search.html" and SEARCH_PAGE_SCRIPTS.search(lean):
+            lean = deferred_search(lean)
+        if lean != text:
+            page.write_text(lean, encoding="utf-8")
 
 
 def setup(app):
@@ -213,5 +291,7 @@ def setup(app):
     app.add_js_file(None, body=RESOLVE_THEME, priority=100)
     # after offline_site.unique_scripts (900): the scripts each written once
     app.connect("html-page-context", lean_page_scripts, priority=910)
+    # Bootstrap on first use, and the back-to-top button (:data:`BOOTSTRAP_TYPE`)
+    app.add_js_file(MENUS_SCRIPT, loading_method="defer")
     app.connect("build-finished", batch_theme_tab_stops, priority=600)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -6,8 +6,12 @@ tests check the causes, without timing anything:
 * no script file stops the parser but ``documentation_options.js``, and
   none of sphinx-thebe's is loaded;
 * the theme's tab stops measure every box before setting any;
-* the theme's "back to top" button measures the header at the first
-  scroll, not as the page is parsed;
+* no page runs the theme's Bootstrap as it loads: its tag is typed to load
+  on first use (``static/posenc-menus.js``), and the download menu, the
+  tooltips and the "back to top" button still work, by mouse, finger and
+  keyboard, also when a press comes before Bootstrap has loaded;
+* a page loads sphinx-design's and sphinx-copybutton's scripts only if it
+  has tabs or code;
 * loading the heaviest pages, the scripts measure every box before they
   change any (counted by wrapping the DOM's getters and setters), so the
   browser lays the page out a few times, not once for each box.
@@ -98,6 +102,7 @@ COUNT_FORCED = """(() => {
   };
 })()"""
 SCRIPT = re.compile(r"<script\b([^>]*)>(.*?)</script>", re.DOTALL)
+SCRIPT_SRC = re.compile(r'<script\b[^>]*\bsrc="([^"]*)"')
 
 
 def head(text: str) -> str:
@@ -134,10 +139,39 @@ def test_theme_measures_every_box_before_setting_tab_stops(site):
     assert built.count("(s=>{const v=s.map(e=>e.scrollWidth") == 1
 
 
-def test_theme_measures_the_header_at_the_first_scroll(site):
+@pytest.mark.parametrize("path", PAGES)
+def test_no_page_runs_bootstrap_as_it_loads(site, path):
+    """A page of the theme neither loads nor preloads bootstrap.js: it keeps
+    its tag once, typed to load on first use, and loads posenc-menus.js."""
+    text = (site / path).read_text(encoding="utf-8")
+    if lean_scripts.THEME_PAGE not in text:
+        assert "bootstrap.js" not in text
+        return
+    tags = re.findall(r"<(?:script|link)\b[^>]*scripts/bootstrap\.js[^>]*>", text)
+    assert tags == [
+        re.search(r'<script type="text/x-load-on-use" src="[^"]*"', text).group(0) + ">"
+    ], tags
+    assert re.search(r'<script defer="defer" src="[^"]*posenc-menus\.js', text)
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_scripts_load_only_where_needed(site, path):
+    """sphinx-design's tabs script only on a page with tabs, and
+    sphinx-copybutton's two only on a page with code."""
+    text = (site / path).read_text(encoding="utf-8")
+    scripts = {Path(s.split("?")[0]).name for s in SCRIPT_SRC.findall(text)}
+    for script, marker in lean_scripts.ONLY_WITH.items():
+        assert (script in scripts) <= (marker in text), script
+
+
+def test_only_our_script_sets_up_back_to_top(site):
+    """bootstrap.js no longer sets up the "back to top" button (which
+    measured the header as the page loaded): posenc-menus.js does."""
     built = (site / "_static" / lean_scripts.THEME_BOOTSTRAP).read_text("utf-8")
-    assert lean_scripts.HEADER_AT_ONCE not in built
-    assert built.count(lean_scripts.HEADER_AT_SCROLL) == 1
+    assert "pst-back-to-top" not in built
+    assert lean_scripts.BACK_TO_TOP not in built
+    ours = (site / "_static" / lean_scripts.MENUS_SCRIPT).read_text("utf-8")
+    assert "pst-back-to-top" in ours
 
 
 def theme_file(name: Path) -> str:
@@ -153,9 +187,34 @@ def test_rewriting_the_theme_needs_what_it_rewrites_once():
     batched = lean_scripts.batched_tab_stops(theme_file(lean_scripts.THEME_SCRIPT))
     with pytest.raises(ValueError, match="found 0 times"):
         lean_scripts.batched_tab_stops(batched)
-    lazy = lean_scripts.header_at_scroll(theme_file(lean_scripts.THEME_BOOTSTRAP))
+    lazy = lean_scripts.without_back_to_top(theme_file(lean_scripts.THEME_BOOTSTRAP))
     with pytest.raises(ValueError, match="found 0 times"):
-        lean_scripts.header_at_scroll(lazy)
+        lean_scripts.without_back_to_top(lazy)
+
+
+def test_bootstrap_on_use_needs_the_theme_s_two_tags():
+    """The theme's two tags for bootstrap.js, as its template writes them,
+    become one typed tag; a page of the theme without them fails loudly; a
+    page that is done, or not the theme's, is left as it is."""
+    import pydata_sphinx_theme
+
+    macros = (
+        Path(pydata_sphinx_theme.__file__).parent
+        / "theme"
+        / "pydata_sphinx_theme"
+        / "static"
+        / "webpack-macros.html"
+    ).read_text(encoding="utf-8")
+    written = re.sub(r"\{\{ pathto\('([^']*)', 1\) \}\}", r"../\1", macros)
+    page = written + f'<script defer src="../{lean_scripts.THEME_PAGE}"></script>'
+    lean = lean_scripts.bootstrap_on_use(page)
+    assert 'rel="preload" as="script" href="../_static/scripts/bootstrap' not in lean
+    assert lean.count('<script type="text/x-load-on-use" src="../_static/scripts/') == 1
+    assert lean_scripts.bootstrap_on_use(lean) == lean
+    deck = '<script defer src="_static/scripts/bootstrap.js"></script>'
+    assert lean_scripts.bootstrap_on_use(deck) == deck  # not a page of the theme
+    with pytest.raises(ValueError, match="preloaded 0 and loaded 0 times"):
+        lean_scripts.bootstrap_on_use(f'<script src="{lean_scripts.THEME_PAGE}">')
 
 
 @pytest.mark.parametrize("path", HEAVIEST)
@@ -175,3 +234,150 @@ def test_scripts_measure_the_page_before_they_change_it(browser, base_url, path)
     assert marked > 0
     assert writes > 0  # the count sees the scripts' changes
     assert forced <= MOST_FORCED, f"{forced} reads after {writes} changes"
+
+
+#: A page with the header's download menu, in every build.
+MENU_PAGE = "book/the_encoding.html"
+DESKTOP = {"viewport": {"width": 1280, "height": 900}}
+TOGGLE = '[data-bs-toggle="dropdown"]'
+MENU = ".dropdown-download-buttons .dropdown-menu"
+
+
+def menu_page(browser, base_url, hold: bool = False, **size):
+    """A fresh page at MENU_PAGE, loaded and idle, with the requests for
+    bootstrap.js it made, and its script errors; ``hold``: bootstrap.js is
+    answered only when the test calls the returned ``release``."""
+    context = browser.new_context(**(size or DESKTOP))
+    page = context.new_page()
+    asked, errors, held = [], [], []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on(
+        "request",
+        lambda request: asked.append(request.url) if "bootstrap" in request.url else 0,
+    )
+    if hold:
+        page.route("**/scripts/bootstrap.js*", lambda route: held.append(route))
+    page.goto(base_url + MENU_PAGE, wait_until="networkidle")
+    page.wait_for_timeout(300)
+
+    def release():
+        for _ in range(50):  # the request may still be on its way
+            if held:
+                break
+            page.wait_for_timeout(50)
+        assert held, "bootstrap.js was never asked for"
+        held.pop().continue_()
+        page.wait_for_function("() => window.bootstrap !== undefined", timeout=5000)
+
+    return context, page, asked, errors, release
+
+
+def menu_state(page):
+    """The download menu: open (Bootstrap's ``show``: the theme's style sheet
+    also shows it while the pointer is over the button), named expanded, and
+    where the focus is."""
+    return page.evaluate(
+        """([toggle, menu]) => {
+          const t = document.querySelector(toggle);
+          const m = document.querySelector(menu);
+          return {
+            open: m.classList.contains("show"),
+            expanded: t.getAttribute("aria-expanded"),
+            focusInMenu: m.contains(document.activeElement),
+            focusOnToggle: document.activeElement === t,
+          };
+        }""",
+        [TOGGLE, MENU],
+    )
+
+
+def test_bootstrap_loads_on_first_use_and_menu_works_by_keyboard(browser, base_url):
+    """No request for bootstrap.js as the page loads and idles, nor when the
+    reader scrolls; focus on the download button loads it; then Enter opens
+    the menu, ArrowDown moves into it, Escape closes it and gives focus back."""
+    context, page, asked, errors, _ = menu_page(browser, base_url)
+    assert asked == []
+    assert page.evaluate("() => window.bootstrap") is None
+    page.mouse.wheel(0, 2000)
+    page.wait_for_timeout(300)
+    assert asked == []
+    page.evaluate("() => window.scrollTo(0, 0)")
+    page.locator(TOGGLE).focus()
+    page.wait_for_function("() => window.bootstrap !== undefined", timeout=5000)
+    assert len(asked) == 1
+    assert menu_state(page)["open"] is False
+    page.keyboard.press("Enter")
+    state = menu_state(page)
+    assert state["open"] and state["expanded"] == "true"
+    page.keyboard.press("ArrowDown")
+    assert menu_state(page)["focusInMenu"]
+    page.keyboard.press("Escape")
+    state = menu_state(page)
+    assert not state["open"] and state["expanded"] == "false"
+    assert state["focusOnToggle"]
+    context.close()
+    assert errors == []
+
+
+def test_a_press_before_bootstrap_has_loaded_is_played_again(browser, base_url):
+    """bootstrap.js held back: a mouse click on the download button, and an
+    ArrowDown on it, made before it has loaded, open the menu once it has;
+    a tooltip under the pointer shows; a tap on a phone opens it too."""
+    context, page, asked, errors, release = menu_page(browser, base_url, hold=True)
+    page.locator(TOGGLE).click()
+    assert not menu_state(page)["open"]
+    release()
+    page.wait_for_function(
+        f"() => document.querySelector({MENU!r}).classList.contains('show')",
+        timeout=5000,
+    )
+    assert menu_state(page)["expanded"] == "true"
+    page.keyboard.press("Escape")
+    context.close()
+
+    context, page, asked, errors, release = menu_page(browser, base_url, hold=True)
+    page.locator(TOGGLE).focus()
+    page.keyboard.press("ArrowDown")
+    release()
+    page.wait_for_function(
+        f"() => document.querySelector({MENU!r}).contains(document.activeElement)",
+        timeout=5000,
+    )
+    assert menu_state(page)["open"]
+    context.close()
+
+    context, page, asked, errors, release = menu_page(browser, base_url, hold=True)
+    page.locator(".theme-switch-button").hover()
+    release()
+    tip = page.locator('[role="tooltip"]')
+    tip.wait_for(state="visible", timeout=3000)
+    assert tip.inner_text().strip() == "Color mode"
+    context.close()
+
+    context, page, asked, errors, release = menu_page(
+        browser, base_url, hold=True, **PHONE
+    )
+    page.locator(TOGGLE).tap()
+    release()
+    page.wait_for_function(
+        f"() => document.querySelector({MENU!r}).classList.contains('show')",
+        timeout=5000,
+    )
+    context.close()
+    assert errors == []
+
+
+def test_back_to_top_without_bootstrap(browser, base_url):
+    """Scrolled down, then a little up: the "back to top" button shows, and
+    takes the reader to the top; bootstrap.js is not loaded for it."""
+    context, page, asked, errors, _ = menu_page(browser, base_url, **PHONE)
+    button = page.locator("#pst-back-to-top")
+    page.mouse.wheel(0, 3000)
+    page.wait_for_timeout(300)
+    assert not button.is_visible()
+    page.mouse.wheel(0, -300)
+    button.wait_for(state="visible", timeout=3000)
+    button.click()
+    page.wait_for_function("() => window.scrollY === 0", timeout=5000)
+    assert asked == [] and errors == []
+    context.close()
