@@ -1,10 +1,11 @@
 # The two commands of the README:
 #   make book   creates .venv, installs the pinned requirements, builds the book
 #   make test   runs the test suite (lint, both editions built, which executes
-#               every chapter, unit and site tests) but its two slow suites,
-#               make mutants and make bundle-test (CI runs all three)
-# Other targets: make student, make homework, make chapter, make pdf,
-# make bench, make site-test, make lab, make lock, make clean.
+#               every chapter, unit and site tests, the browser tests on a
+#               sample of pages) but its slow suites: make test-pages,
+#               make mutants, make bundle-test, make retrain-test (CI runs all)
+# Other targets: make student, make homework, make grade, make chapter,
+# make pdf, make bench, make site-test, make lab, make lock, make clean.
 
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
