@@ -64,13 +64,7 @@ def test_code_keeps_only_spans_that_colour_it(site, path):
 #: Pages known to weigh more than MOST_BYTES, and why (issue 22 is open for
 #: them). Strict: the test fails as soon as such a page is light enough,
 #: so that it leaves this list.
-TOO_HEAVY = {
-    "book/instructor/exam_questions.html": (
-        "1.57 MB since exam questions 2.4, 3.4 and 4.4 (session 12): its 1,300"
-        " formulas are 0.94 MB; to cut: split the page, or load bootstrap.js"
-        " (81 kB, every page) only when a menu opens"
-    ),
-}
+TOO_HEAVY: dict[str, str] = {}
 
 
 @pytest.mark.parametrize(
