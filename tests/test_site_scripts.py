@@ -10,6 +10,7 @@ tests check the causes, without timing anything:
   on first use (``static/posenc-menus.js``), and the download menu, the
   tooltips and the "back to top" button still work, by mouse, finger and
   keyboard, also when a press comes before Bootstrap has loaded;
+* the colour mode and the search still work;
 * a page loads sphinx-design's and sphinx-copybutton's scripts only if it
   has tabs or code;
 * loading the heaviest pages, the scripts measure every box before they
@@ -381,3 +382,23 @@ def test_back_to_top_without_bootstrap(browser, base_url):
     page.wait_for_function("() => window.scrollY === 0", timeout=5000)
     assert asked == [] and errors == []
     context.close()
+
+
+def test_colour_mode_and_search_still_work(browser, base_url):
+    """The theme's own buttons, which Bootstrap only gave tooltips: the
+    colour mode switches on a click, the search opens with Ctrl+K and with
+    its button; no script error."""
+    context, page, asked, errors, _ = menu_page(browser, base_url)
+    theme = "() => document.documentElement.dataset.theme"
+    before = page.evaluate(theme)
+    page.locator(".theme-switch-button").click()
+    page.wait_for_function(f"() => ({theme})() !== {before!r}", timeout=5000)
+    dialog = "() => document.querySelector('#pst-search-dialog').open"
+    page.keyboard.press("Control+k")
+    page.wait_for_function(dialog, timeout=5000)
+    page.keyboard.press("Escape")
+    page.wait_for_function(f"() => !({dialog})()", timeout=5000)
+    page.locator("button.search-button__button:visible").first.click()
+    page.wait_for_function(dialog, timeout=5000)
+    context.close()
+    assert errors == []
