@@ -206,7 +206,7 @@ def test_the_rope_activitys_answers_are_instructor_only():
     text = ROPE.read_text()
     stripped = editions.strip_markdown(text)
     assert "fig-rope-activity" in text and "fig-rope-activity" not in stripped
-    assert "answers are discussed in class" in stripped
+    assert "What it finds is discussed in class" in stripped
     assert "For instructors:" in "".join(instructor_bodies(text))
     (notes,) = instructor_slide_notes(ROPE)  # "What the activity finds"
     assert "$-8.45$" in notes  # checked against the activity in test_kit_figures
@@ -426,7 +426,7 @@ def test_the_activitys_answers_are_in_no_student_file(student_site, activity_ans
         ]
     assert not leaks, leaks[:10]
     page = (student_site / "book" / "rope.html").read_text(encoding="utf-8")
-    assert "answers are discussed in class" in page
+    assert "What it finds is discussed in class" in page
     assert "For instructors" not in page
 
 

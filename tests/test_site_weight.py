@@ -23,6 +23,7 @@ import maths_style  # noqa: E402  (_ext/maths_style.py)
 import offline_site  # noqa: E402  (_ext/offline_site.py)
 import page_weight  # noqa: E402  (_ext/page_weight.py)
 import sitetools  # noqa: E402  (scripts/sitetools.py)
+import tiers  # noqa: E402  (tests/tiers.py)
 
 SITE = sitetools.site_dir()
 BUILT = (SITE / "index.html").exists()
@@ -70,9 +71,17 @@ TOO_HEAVY: dict[str, str] = {}
 @pytest.mark.parametrize(
     "path",
     [
-        pytest.param(p, marks=pytest.mark.xfail(strict=True, reason=TOO_HEAVY[p]))
-        if p in TOO_HEAVY
-        else p
+        pytest.param(
+            p,
+            marks=[
+                *(
+                    [pytest.mark.xfail(strict=True, reason=TOO_HEAVY[p])]
+                    if p in TOO_HEAVY
+                    else []
+                ),
+                *([] if p in tiers.BOOK else [tiers.EVERY_PAGE]),
+            ],
+        )
         for p in BROWSED
     ],
 )
