@@ -125,10 +125,11 @@ def link_deck(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         return
     name = Path(docname).name
     up = "../" * docname.count("/")
+    student = app.config.posenc_edition == "student"  # its decks have no notes
     markup = (
         '<p class="posenc-teaching">For teaching: '
         f'<a href="{up}slides/{name}.html">the slides of this chapter</a> '
-        f"(press S for the speaker notes) and "
+        f"{'' if student else '(press S for the speaker notes) '}and "
         f'<a href="{up}handouts/{name}.html">its two-page handout</a>.</p>'
     )
     for section in doctree.findall(nodes.section):

@@ -613,3 +613,11 @@ def test_exam_questions_do_not_leak_into_the_student_edition(
     assert len(exam_only) > 10  # enough to tell
     leaked = exam_only & index_terms(student_site)
     assert not leaked, sorted(leaked)[:20]
+
+
+def test_only_the_books_chapters_point_to_speaker_notes(site, student_site):
+    """A chapter's link to its deck mentions the speaker notes (key S) in
+    the book; the student edition's decks have none, so its links do not."""
+    for root, expected in ((site, 1), (student_site, 0)):
+        page = (root / "book" / "rope.html").read_text(encoding="utf-8")
+        assert page.count("press S for the speaker notes") == expected, root
