@@ -70,20 +70,14 @@ TOO_HEAVY: dict[str, str] = {}
 
 @pytest.mark.parametrize(
     "path",
-    [
-        pytest.param(
-            p,
-            marks=[
-                *(
-                    [pytest.mark.xfail(strict=True, reason=TOO_HEAVY[p])]
-                    if p in TOO_HEAVY
-                    else []
-                ),
-                *([] if p in tiers.BOOK else [tiers.EVERY_PAGE]),
-            ],
-        )
-        for p in BROWSED
-    ],
+    tiers.sampled(
+        BROWSED,
+        tiers.BOOK,
+        {
+            p: [pytest.mark.xfail(strict=True, reason=why)]
+            for p, why in TOO_HEAVY.items()
+        },
+    ),
 )
 def test_page_weighs_at_most_1_5_MB(layouts, base_url, site, path):
     """Everything the page loads when opened (desktop, until the network is

@@ -13,7 +13,7 @@ markers), which ``make test`` deselects.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import pytest
 
@@ -42,18 +42,25 @@ TEACHING = (
 DECKS = ("rope",)
 
 
-def sampled(items: Sequence[str], sample: Iterable[str]) -> list:
+def sampled(
+    items: Sequence[str], sample: Iterable[str], marks: Mapping[str, list] | None = None
+) -> list:
     """``items`` as test parameters: those in ``sample`` as they are, every
     other one marked ``every_page``. A name of the sample that is not among
     ``items`` stops the collection (a renamed page would otherwise leave
     the sample smaller without a word), unless nothing was built (a single
-    placeholder item, such as "(no site)")."""
+    placeholder item, such as "(no site)"). ``marks`` adds marks of its
+    own to some items (an expected failure, say)."""
     sample = tuple(sample)
     built = not (len(items) == 1 and items[0].startswith("("))
     missing = [name for name in sample if name not in items]
     if built and missing:
         raise ValueError(f"tests/tiers.py: not among the pages under test: {missing}")
+    marks = marks or {}
     return [
-        item if item in sample else pytest.param(item, marks=EVERY_PAGE)
+        pytest.param(
+            item,
+            marks=[*marks.get(item, []), *([] if item in sample else [EVERY_PAGE])],
+        )
         for item in items
     ]
