@@ -49,6 +49,7 @@ writing of its pages (scripts/student_edition.py ``--after``).
 from __future__ import annotations
 
 import contextlib
+import logging as pylogging
 import multiprocessing
 import os
 import shutil
@@ -110,13 +111,69 @@ def kernel_config() -> Iterator[Config]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+class _Recorder(pylogging.Handler):
+    """Keeps what a worker logs at warning level or above."""
+
+    def __init__(self) -> None:
+        super().__init__(pylogging.WARNING)
+        self.lines: list[str] = []
+
+    def emit(self, record: pylogging.LogRecord) -> None:
+        self.lines.append(self.format(record))
+
+
+_WORKER_LOG = pylogging.getLogger("posenc.chapter_worker")
+_WORKER_LOG.propagate = False
+_WORKER_LOG.setLevel(pylogging.INFO)
+
+
+#: Shared by the workers of one run (:func:`_share_lock`).
+_STORE_LOCK = contextlib.nullcontext()
+
+
+def _share_lock(lock) -> None:
+    global _STORE_LOCK
+    _STORE_LOCK = lock
+
+
 class ChapterWorker(ExecutionWorkerLocalMProc):
     """jupyter-cache's worker (execute in the notebook's folder, store the
     result in the cache), with the kernel on :func:`kernel_config` and one
     BLAS thread: the workers already run a kernel per core, and two kernels
     each with a BLAS thread per core fought over two cores (the trained
     models' chapter took 88-117 s under load, about 40 s with one thread).
-    A reader's own ``OPENBLAS_NUM_THREADS`` is kept."""
+    A reader's own ``OPENBLAS_NUM_THREADS`` is kept.
+
+    A failure comes back with its reason (jupyter-cache's worker logs it to
+    multiprocessing's logger, which no one reads): the lines the worker
+    logged at warning level or above, else the notebook's path."""
+
+    @property
+    def logger(self) -> pylogging.Logger:
+        return _WORKER_LOG
+
+    def __call__(self, data: ProcessData) -> tuple[int, str]:
+        # The forked worker holds a copy of the parent's database pool:
+        # SQLAlchemy's rule for a fork is to start the child's own pool,
+        # leaving the parent's connections alone (close=False).
+        if data.cache._db is not None:
+            data.cache._db.dispose(close=False)
+        # One worker at a time stores its notebook: jupyter-cache's
+        # truncate_caches, run after each store, reads the records to keep
+        # and then those not among them in two queries, and a record another
+        # worker committed in between was taken for one over the limit and
+        # removed before its notebook was written ("Notebook file does not
+        # exist for cache record PK: 2", once in about 30 runs under load).
+        store = data.cache.cache_notebook_bundle
+
+        def store_alone(*args, **kwargs):
+            with _STORE_LOCK:
+                return store(*args, **kwargs)
+
+        data.cache.cache_notebook_bundle = store_alone
+        _WORKER_LOG.handlers[:] = [recorder := _Recorder()]
+        status, uri = super().__call__(data)
+        return status, "\n".join(recorder.lines) if status and recorder.lines else uri
 
     @staticmethod
     def execute(project_nb, data: ProcessData):
@@ -182,7 +239,10 @@ def execute_chapters(
     # rfc3987_syntax builds a grammar on import) before its first chapter.
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    with ProcessPoolExecutor(workers, mp_context=context) as pool:
+    pool = ProcessPoolExecutor(
+        workers, mp_context=context, initializer=_share_lock, initargs=(context.Lock(),)
+    )
+    with pool:
 
         def start(name: str) -> None:
             record = records[name]
@@ -197,13 +257,14 @@ def execute_chapters(
             done, _ = wait(running, return_when=FIRST_COMPLETED)
             for future in done:
                 name, started = running.pop(future)
-                status, _ = future.result()
+                status, reason = future.result()
                 finished += 1
                 line = f"[{finished:>{len(str(total))}}/{total}] {name}"
                 line += f" ({time.perf_counter() - started:.1f} s)"
                 if status != 0:
                     failed.append(name)
-                    line += " failed: myst-nb runs it again to report where"
+                    line += f" failed ({reason.strip().splitlines()[-1]}):"
+                    line += " myst-nb runs it again to report where"
                 if waiting:
                     start(waiting[0])
                     line += f"; next: {waiting.pop(0)}"

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import jupytext
@@ -72,7 +73,7 @@ def test_chapters_execute_with_progress_and_no_kernel_warning(
     )
     written = capfd.readouterr()
     assert KERNEL_WARNING not in written.err + written.out
-    assert failed == []
+    assert failed == [], lines  # a failure's line says why
     assert lines[0] == "3 to run, 2 at a time: chapter1, chapter2"
     assert [line.split("]")[0] for line in lines[1:]] == ["[1/3", "[2/3", "[3/3"]
     assert "; next: chapter3" in lines[1]
@@ -83,6 +84,62 @@ def test_chapters_execute_with_progress_and_no_kernel_warning(
     assert list(sockets.iterdir()) == []  # each kernel's folder removed
     monkeypatch.undo()  # tempfile.tempdir back before the folder goes
     sockets.rmdir()
+
+
+def test_a_failing_chapter_is_reported_with_its_reason(tmp_path):
+    """A chapter whose cell raises is reported as failed, with the error
+    (the line once said only "failed", and the reason was lost in the
+    worker's process)."""
+    good = tmp_path / "good.md"
+    good.write_text(CHAPTER.format(n=1))
+    bad = tmp_path / "bad.md"
+    bad.write_text(CHAPTER.format(n=1).replace("print(1 * 7)", "1 / 0"))
+    cache = get_cache(str(tmp_path / "cache"))
+    lines: list[str] = []
+    failed = parallel_execution.execute_chapters(
+        cache,
+        {"bad": bad, "good": good},
+        workers=2,
+        timeout=60,
+        allow_errors=False,
+        report=lines.append,
+    )
+    assert failed == ["bad"]
+    (line,) = [line for line in lines if "] bad " in line]
+    assert "failed (" in line and "ZeroDivisionError" in line, line
+    assert "myst-nb runs it again" in line
+
+
+def test_workers_finishing_together_keep_each_others_notebooks(tmp_path, monkeypatch):
+    """jupyter-cache prunes the cache after each store by reading the
+    records to keep and then the others, in two queries. A record another
+    worker committed between them was pruned before its notebook was written,
+    and that chapter failed (CI, once in about 30 runs under load). The gap
+    is widened here to 1.5 s so that both workers store inside it: without
+    the lock around the store, the test fails."""
+    from jupyter_cache.cache import db
+
+    record = db.NbCacheRecord
+
+    def slow_prune(keep, engine):  # jupyter-cache's two queries, 1.5 s apart
+        with db.session_context(engine) as session:
+            kept = [pk for (pk,) in session.query(record.pk).limit(keep).all()]
+            time.sleep(1.5)
+            query = session.query(record.pk).filter(record.pk.notin_(kept))
+            return [pk for (pk,) in query.all()]
+
+    monkeypatch.setattr(db.NbCacheRecord, "records_to_delete", staticmethod(slow_prune))
+    chapters = {}
+    for n in (1, 2):
+        chapters[f"chapter{n}"] = tmp_path / f"chapter{n}.md"
+        chapters[f"chapter{n}"].write_text(CHAPTER.format(n=n))
+    cache = get_cache(str(tmp_path / "cache"))
+    lines: list[str] = []
+    failed = parallel_execution.execute_chapters(
+        cache, chapters, workers=2, timeout=60, allow_errors=False, report=lines.append
+    )
+    assert failed == [], lines
+    assert len(cache.list_cache_records()) == 2
 
 
 def test_a_long_temporary_folder_falls_back_to_a_short_one(tmp_path, monkeypatch):
