@@ -25,6 +25,7 @@ only.
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import NamedTuple
@@ -209,6 +210,63 @@ def write_assignments(folder: Path) -> list[Path]:
     return written
 
 
+def grading_course() -> dict:
+    """What the grader (``scripts/grade.py``) reads of the book: the
+    chapters with an assignment, in book order, and each one's exercises
+    as (label, level), the level the first word of its tag, lower case
+    ("" if untagged). In the repository the grader computes it; in
+    ``notebooks.zip`` it reads it from ``grader/exercises.json``."""
+    levels = {}
+    for chapter in assignment_chapters():
+        text = (ROOT / "book" / f"{chapter}.md").read_text(encoding="utf-8")
+        levels[chapter] = [
+            [found.label, found.title.split("·")[0].strip().lower()]
+            for found in exercises(text)
+        ]
+    return {"chapters": assignment_chapters(), "exercises": levels}
+
+
+GRADER_README = """\
+# The homework grader
+
+`grade.py` grades the homework notebooks your students hand in (the
+notebooks of the book's `homework/` folder, or of its chapter pages'
+"Exercises" sections). Run it in this folder's parent, the unzipped
+`notebooks.zip`, in the environment its README sets up (it needs posenc,
+nbformat and nbclient, which `requirements.txt` installs):
+
+```bash
+.venv/bin/python grader/grade.py SUBMISSIONS --out grades.csv --feedback feedback
+```
+
+`SUBMISSIONS` holds one notebook per student (`alice.ipynb`) or a folder
+per student (`alice/rope.ipynb`). Each notebook runs top to bottom in a
+fresh kernel, so run the grader in a container or a throwaway account:
+a submission is code. It writes a row per task to `grades.csv`, a row per
+student to `grades-summary.csv` (with a blank column for the exercises
+you mark by hand), and, with `--feedback`, a Markdown file per student
+with each task's verdict and hint, never its answer. `--rubric
+rubric.toml` changes the marks; `python grader/grade.py --help` lists
+every option. The book's instructor guide, "Grading the homework", says
+more. `exercises.json` is the course it grades: the chapters with an
+assignment and each exercise's level, as the book was built.
+"""
+
+
+def grader_files(app: Sphinx) -> dict[str, bytes]:
+    """The grader, in the default edition's ``notebooks.zip`` (a lecturer's
+    edition; the student edition's zip has none): ``grader/grade.py``,
+    the course it grades and how to run it."""
+    if getattr(app.config, "posenc_edition", "default") == "student":
+        return {}
+    course = json.dumps(grading_course(), indent=1, ensure_ascii=False) + "\n"
+    return {
+        "grader/grade.py": (ROOT / "scripts" / "grade.py").read_bytes(),
+        "grader/exercises.json": course.encode(),
+        "grader/README.md": GRADER_README.encode(),
+    }
+
+
 # ------------------------------------------------------------ Sphinx
 
 
@@ -247,6 +305,8 @@ def publish(app: Sphinx, exception) -> None:
 
 
 def setup(app: Sphinx) -> dict:
+    app.setup_extension("notebook_bundle")  # its event, for grader_files
+    app.connect("notebook-bundle-extra-files", grader_files)
     app.connect("doctree-resolved", link_assignment)
     app.connect("build-finished", publish)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import functools
 import json
 import multiprocessing
 import re
@@ -55,11 +56,14 @@ from pathlib import Path
 
 import nbformat
 
-ROOT = Path(__file__).resolve().parent.parent
+HERE = Path(__file__).resolve().parent
+#: The repository (scripts/ beside posenc/ and _ext/), or the unzipped
+#: notebooks.zip (grader/ beside posenc/, with the course in
+#: ``grader/exercises.json``: _ext/homework_notebooks.py writes it there).
+ROOT = HERE.parent
+COURSE_FILE = HERE / "exercises.json"
 sys.path.insert(0, str(ROOT / "_ext"))
 sys.path.insert(0, str(ROOT))
-
-from homework_notebooks import assignment_chapters, exercises  # noqa: E402
 
 from posenc import grading, homework  # noqa: E402
 from posenc.homework_judge import NOT_ATTEMPTED, NOT_YET, Judgement  # noqa: E402
@@ -135,14 +139,27 @@ def load_rubric(path: Path | None) -> Rubric:
     return rubric
 
 
+@functools.cache
+def course() -> dict:
+    """The chapters with an assignment and their exercises' levels
+    (``homework_notebooks.grading_course``): read from the book's sources
+    in the repository, from ``exercises.json`` beside this script in
+    notebooks.zip."""
+    if COURSE_FILE.is_file():
+        return json.loads(COURSE_FILE.read_text(encoding="utf-8"))
+    from homework_notebooks import grading_course
+
+    return grading_course()
+
+
+def assignment_chapters() -> list[str]:
+    return course()["chapters"]
+
+
 def chapter_exercises(chapter: str) -> list[tuple[str, str]]:
     """(label, level) of each exercise of ``chapter``, in order; the level
     is the first word of its tag, lower case ("" if untagged)."""
-    text = (ROOT / "book" / f"{chapter}.md").read_text(encoding="utf-8")
-    return [
-        (found.label, found.title.split("·")[0].strip().lower())
-        for found in exercises(text)
-    ]
+    return [tuple(pair) for pair in course()["exercises"].get(chapter, [])]
 
 
 # ------------------------------------------------------------ running

@@ -50,6 +50,7 @@ sys.path.insert(0, str(ROOT / "_ext"))
 import chapter_notebooks  # noqa: E402  (scripts/chapter_notebooks.py)
 import sitetools  # noqa: E402  (scripts/sitetools.py)
 from notebook_bundle import BUNDLE, FOLDER, lock_pins  # noqa: E402
+from test_grader_bundle import grade_the_answer_key  # noqa: E402
 
 SITE = sitetools.site_dir()
 ZIP = SITE / BUNDLE
@@ -200,9 +201,11 @@ def student_notebooks_to_run(bundle: zipfile.ZipFile) -> dict[str, bytes]:
 def test_student_zip_is_the_same_bundle_with_the_student_notebooks(bundle):
     """Every file of the default zip is in the student's, the same but for
     the notebooks (the student pages' downloads) and the README (which lists
-    any files the edition adds)."""
+    any files the edition adds), and the lecturer's grader, which the
+    student's has not (``test_grader_bundle.py``)."""
     with zipfile.ZipFile(STUDENT_ZIP) as student:
         theirs, ours = members(student), members(bundle)
+        ours = {k: v for k, v in ours.items() if not k.startswith("grader/")}
         assert set(ours) <= set(theirs)
         for name, info in ours.items():
             data = student.read(theirs[name])
@@ -451,6 +454,8 @@ def test_every_notebook_runs_in_a_fresh_venv(bundle, tmp_path):
             assert Path(report["posenc"]) == folder / "posenc" / "__init__.py", report
     print(timing_line("bundle", timings, reports))
     assert not failures, "\n\n".join(failures)
+    # The lecturer's grader, from the zip, in the zip's environment.
+    grade_the_answer_key(python, folder, env)
     shutil.rmtree(folder / ".venv")  # 0.5 GB; kept when a check failed
 
 
