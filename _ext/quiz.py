@@ -27,27 +27,41 @@ exercise number and have no solution, so the student edition keeps them.
 A self-check needs its answer, so the chapter page's source holds it.
 
 **For clickers** (a lecture hall votes on a question, then sees the
-answer), two more forms of the same questions, read from the chapters:
+answer), the self-checks are not enough: students may have pressed them.
+So each chapter also has *fresh* questions, written in the instructor
+section's answer key (``book/instructor/quizzes.md``) as ``{clicker}``
+directives: a ``{quiz}`` with ``:chapter:`` (the chapter's file name),
+numbered F1, F2, ... per chapter in the order written. Then:
 
 * ``clickers/<chapter>.html``, written after every HTML build (both
-  editions, :func:`write_clicker_pages`): the chapter's questions and
-  options, one question to a screen on a projector, *with no answer in the
-  page's source*: no verdict, no explanation, no script but MathJax. It is
-  built from the questions and option texts of the built chapter page
-  alone, so nothing else of the quiz can reach it. Give students the
-  student edition's address of it.
-* the instructor section's answer key (``{quiz-key}``, default edition
-  only): every chapter's questions with the right letter and why each
-  option is right or wrong, folded under "Answer" (opened by a click when
-  projected; every one opened when printed).
+  editions, :func:`write_clicker_pages`): the chapter's fresh questions,
+  then its self-checks ("Review question 1", ...), with their options, one
+  question to a screen on a projector, *with no answer in the page's
+  source*: no verdict, no explanation, no script. The self-checks come
+  from the built chapter page's question and option texts alone; the
+  fresh ones from the key's source, of which :func:`fresh_questions`
+  reads the question and the option texts alone (rendered with
+  markdown-it: prose, ``$maths$``, emphasis and code, no roles), so
+  nothing else of either can reach the page. The student edition does
+  not build the key, but reads its source for these pages: give students
+  the student edition's address of them.
+* the instructor section's answer key (``{quiz-key}`` for the
+  self-checks, the ``{clicker}`` blocks in place for the fresh ones;
+  default edition only): every question with the right letter and why
+  each option is right or wrong, folded under "Answer" (opened by a click
+  when projected; every one opened when printed).
 
 ``tests/test_quiz.py`` checks the directive, in Chromium the feedback on
 every page that has questions, that no clicker page carries a marker of the
-right answer, and that the key gives each question's answer.
+right answer, and that the key gives each question's answer;
+``tests/test_clickers.py`` checks the fresh questions: each answer against
+its own computation, and that the student edition holds none of their
+answers or explanations.
 """
 
 from __future__ import annotations
 
+import html
 import re
 from pathlib import Path
 
@@ -71,7 +85,13 @@ QUIZ_BLOCK = re.compile(r"^```\{quiz\}\n(.*?)^```\n", re.MULTILINE | re.DOTALL)
 #: While ``{quiz-key}`` parses the chapters' questions: how many of each
 #: chapter's were parsed (a question of the key is numbered as on its page).
 KEY_STATE = "posenc-quiz-key"
+#: The same, for the fresh questions (F1, F2, ... per chapter).
+FRESH_STATE = "posenc-clicker-fresh"
 LETTERS = "ABCDEFGH"
+#: Where the fresh questions are written (with their answers): the key.
+FRESH_SOURCE = "book/instructor/quizzes.md"
+#: A fresh question in it: ``{clicker}``, then its options and body.
+FRESH_BLOCK = re.compile(r"^```\{clicker\}\n(.*?)^```\n", re.MULTILINE | re.DOTALL)
 
 
 class quiz_node(nodes.General, nodes.Element):
@@ -87,7 +107,12 @@ class QuizDirective(SphinxDirective):
     has_content = True
     # ``key-of``: the chapter of a question of the answer key ({quiz-key}
     # writes it; a chapter never does).
-    option_spec = {"answer": directives.positive_int, "key-of": directives.unchanged}
+    # ``chapter``: a fresh question's chapter (``{clicker}`` only).
+    option_spec = {
+        "answer": directives.positive_int,
+        "key-of": directives.unchanged,
+        "chapter": directives.unchanged,
+    }
 
     def run(self) -> list[nodes.Node]:
         body = nodes.container()
@@ -105,7 +130,18 @@ class QuizDirective(SphinxDirective):
                 f"{len(options.children)}"
             )
         chapter = self.options.get("key-of")
-        if chapter is None:
+        if self.name == "clicker":
+            chapter = self.options.get("chapter")
+            if (
+                chapter is None
+                or not (Path(self.env.srcdir) / "book" / f"{chapter}.md").is_file()
+            ):
+                raise self.error(":chapter: must name a chapter, e.g. rope")
+            counts = self.env.temp_data.setdefault(FRESH_STATE, {})
+            number = counts[chapter] = counts.get(chapter, 0) + 1
+            ids = [f"fresh-{chapter}-F{number}"]
+            quiz = quiz_node(ids=ids, number=f"F{number}", key=True, answer=answer)
+        elif chapter is None:
             serial = self.env.new_serialno("posenc-quiz")
             quiz = quiz_node(ids=[f"quiz-{serial}"], number=serial + 1, key=False)
         else:  # numbered as on the chapter's page
@@ -178,7 +214,7 @@ class QuizKeyDirective(SphinxDirective):
             lines += [
                 # the title in Unicode: a formula in a heading cannot wrap,
                 # and the complex chapter's overflowed a phone's column
-                f"## {plain(chapter_title(text))}",
+                f"### {plain(chapter_title(text))}",
                 "",
                 f"{{clicker-page}}`{name}` · {{doc}}`the chapter </{docname}>`",
                 "",
@@ -323,6 +359,56 @@ def clicker_questions(page_html: str) -> tuple[str, str, list[dict]]:
     )
 
 
+def fresh_blocks(text: str) -> dict[str, list[str]]:
+    """The body of each ``{clicker}`` block of ``text`` (the key's MyST
+    source), by chapter, in order."""
+    found: dict[str, list[str]] = {}
+    for body in FRESH_BLOCK.findall(text):
+        chapter = re.search(r"^:chapter: *(\S+)$", body, re.MULTILINE).group(1)
+        found.setdefault(chapter, []).append(body)
+    return found
+
+
+def fresh_question(body: str) -> dict:
+    """A fresh question's text and option labels as HTML: its question
+    paragraphs, and each option's first paragraph; never an option's
+    explanation or the ``:answer:`` line."""
+    from markdown_it import MarkdownIt
+    from mdit_py_plugins.dollarmath import dollarmath_plugin
+
+    def maths(content: str, options: dict) -> str:
+        # dollarmath wraps it in <span class="math inline"> (or a div): the
+        # markup _ext/prerender_maths.py renders, as Sphinx's
+        if options.get("display_mode"):
+            return f"\\[{html.escape(content)}\\]"
+        return f"\\({html.escape(content)}\\)"
+
+    # typographic quotes and dashes, as Sphinx gives the chapters' pages
+    markdown = MarkdownIt("commonmark", {"typographer": True})
+    markdown.enable(["replacements", "smartquotes"])
+    markdown.use(dollarmath_plugin, renderer=maths)
+    lines = [line for line in body.splitlines() if not re.match(r"^:[\w-]+:", line)]
+    text, *options = re.split(r"^- ", "\n".join(lines), flags=re.MULTILINE)
+    labels = []
+    for option in options:
+        pick = option.partition("\n\n")[0]
+        labels.append(markdown.renderInline(" ".join(pick.split())).strip())
+    return {"text": markdown.render(text.strip()).strip(), "options": labels}
+
+
+def fresh_questions(srcdir: Path) -> dict[str, list[dict]]:
+    """Every chapter's fresh questions (text and options, no answer), read
+    from the key's source (in both editions: the student edition does not
+    build the key, but its source is there)."""
+    source = Path(srcdir) / FRESH_SOURCE
+    if not source.is_file():
+        return {}
+    blocks = fresh_blocks(source.read_text(encoding="utf-8"))
+    return {
+        name: [fresh_question(b) for b in bodies] for name, bodies in blocks.items()
+    }
+
+
 def _relink(fragment: str, page: str) -> str:
     """Links of a fragment of the chapter page ``page`` (``book/x.html``),
     made to work from ``clickers/``."""
@@ -337,56 +423,97 @@ def _relink(fragment: str, page: str) -> str:
     return re.sub(r'(href=)"([^"]*)"', fix, fragment)
 
 
-def clicker_page(title_html: str, title: str, page: str, questions: list[dict]) -> str:
-    """The answer-free page of a chapter's questions."""
+def _question_section(
+    ident: str, title: str, of: str, question: dict, page: str, kind: str
+) -> str:
+    """One question of a clicker page: its heading, text and options."""
+    options = "".join(
+        f'<li><span class="clicker-letter">{LETTERS[i]}</span> '
+        f"<span>{_relink(label, page)}</span></li>"
+        for i, label in enumerate(question["options"])
+    )
+    return (
+        f'<section class="clicker-question clicker-{kind}" id="{ident}" '
+        f'aria-labelledby="{ident}-title">'
+        f'<h2 id="{ident}-title">{title} <span class="clicker-of">{of}</span></h2>'
+        f'<div class="clicker-text">{_relink(question["text"], page)}</div>'
+        f'<ol class="clicker-options" type="A">{options}</ol></section>'
+    )
+
+
+def clicker_page(
+    title_html: str,
+    title: str,
+    page: str,
+    questions: list[dict],
+    fresh: list[dict] | None = None,
+) -> str:
+    """The answer-free page of a chapter's questions: the fresh ones (F1,
+    F2, ...), then the chapter's self-checks, for review."""
     from slides import _head
 
-    sections = []
-    for number, question in enumerate(questions, start=1):
-        options = "".join(
-            f'<li><span class="clicker-letter">{LETTERS[i]}</span> '
-            f"<span>{_relink(label, page)}</span></li>"
-            for i, label in enumerate(question["options"])
+    fresh = fresh or []
+    sections = [
+        _question_section(
+            f"F{number}",
+            f"Question F{number}",
+            f"fresh, {number} of {len(fresh)}",
+            question,
+            page,
+            "fresh",
         )
-        sections.append(
-            f'<section class="clicker-question" id="question-{number}" '
-            f'aria-labelledby="question-{number}-title">'
-            f'<h2 id="question-{number}-title">Question {number} '
-            f'<span class="clicker-of">of {len(questions)}</span></h2>'
-            f'<div class="clicker-text">{_relink(question["text"], page)}</div>'
-            f'<ol class="clicker-options" type="A">{options}</ol></section>'
+        for number, question in enumerate(fresh, start=1)
+    ]
+    sections += [
+        _question_section(
+            f"question-{number}",
+            f"Review question {number}",
+            f"of {len(questions)}",
+            question,
+            page,
+            "review",
         )
+        for number, question in enumerate(questions, start=1)
+    ]
+    if fresh:
+        count = (
+            f"{len(fresh)} fresh questions, F1 to F{len(fresh)}, not in the "
+            f"chapter; then its {len(questions)} self-checks, for review "
+            "(students may have seen their answers)."
+        )
+    else:
+        count = f"{len(questions)} questions, the chapter's self-checks."
     css = '<link rel="stylesheet" href="../_static/posenc-clickers.css">\n'
     return (
         _head(f"Questions: {title}", "../", css)
         + '<body>\n<header class="clicker-header"><p class="clicker-kicker">'
         "Check your understanding: vote, then discuss</p>"
         f"<h1>{title_html}</h1>"
-        f'<p class="clicker-note">{len(questions)} questions. The answers are '
-        "not on this page; the lecturer reveals them. Page Down or the arrow "
-        f'keys go from one question to the next. <a href="../{page}">The '
-        "chapter</a> (its questions give feedback: open it after the vote)."
-        "</p></header>\n<main>\n"
-        + "\n".join(sections)
-        + "\n</main>\n</body>\n</html>\n"
+        f'<p class="clicker-note">{count} The answers are not on this page; '
+        "the lecturer reveals them. Page Down or the arrow keys go from one "
+        f'question to the next. <a href="../{page}">The chapter</a> (its '
+        "questions give feedback: open it after the vote).</p></header>\n"
+        "<main>\n" + "\n".join(sections) + "\n</main>\n</body>\n</html>\n"
     )
 
 
-def clicker_index(chapters: list[tuple[str, str, int]]) -> str:
+def clicker_index(chapters: list[tuple[str, str, int, int]]) -> str:
     """``clickers/index.html``: every chapter's answer-free page."""
     from slides import _head
 
     items = "".join(
-        f'<li><a href="{name}.html">{title_html}</a> ({count} questions)</li>'
-        for name, title_html, count in chapters
+        f'<li><a href="{name}.html">{title_html}</a> ({fresh} fresh questions, '
+        f"{count} for review)</li>"
+        for name, title_html, fresh, count in chapters
     )
     css = '<link rel="stylesheet" href="../_static/posenc-clickers.css">\n'
     return (
         _head("Questions for clickers", "../", css)
         + '<body>\n<header class="clicker-header"><h1>Questions for clickers</h1>'
-        '<p class="clicker-note">Each chapter\'s "Check your understanding" '
-        "questions, without their answers: open a chapter's page to vote on "
-        f'its questions.</p></header>\n<main><ul class="clicker-index">{items}'
+        '<p class="clicker-note">Each chapter\'s fresh questions, then its '
+        '"Check your understanding" questions, without their answers: open a '
+        "chapter's page to vote on its questions.</p></header>\n"
+        f'<main><ul class="clicker-index">{items}'
         '</ul><p><a href="../index.html">The book</a></p></main>\n</body>\n</html>\n'
     )
 
@@ -399,6 +526,7 @@ def write_clicker_pages(app: Sphinx, exception: Exception | None) -> None:
     site = Path(app.outdir)
     folder = site / CLICKERS
     written, listed = set(), []
+    fresh = fresh_questions(app.srcdir)
     for docname in toc_chapters(app):
         page = app.builder.get_target_uri(docname)
         built = site / page
@@ -411,9 +539,12 @@ def write_clicker_pages(app: Sphinx, exception: Exception | None) -> None:
         name = Path(docname).name
         folder.mkdir(exist_ok=True)
         target = folder / f"{name}.html"
-        target.write_text(clicker_page(title_html, title, page, questions), "utf-8")
+        mine = fresh.get(name, [])
+        target.write_text(
+            clicker_page(title_html, title, page, questions, mine), "utf-8"
+        )
         written.add(target)
-        listed.append((name, title_html, len(questions)))
+        listed.append((name, title_html, len(mine), len(questions)))
     if listed:
         (folder / "index.html").write_text(clicker_index(listed), encoding="utf-8")
         written.add(folder / "index.html")
@@ -445,6 +576,7 @@ def setup(app: Sphinx) -> dict:
         text=(skip, None),
     )
     app.add_directive("quiz", QuizDirective)
+    app.add_directive("clicker", QuizDirective)
     app.add_directive("quiz-key", QuizKeyDirective)
     app.add_role("clicker-page", clicker_page_role)
     app.connect("config-inited", add_static_path)

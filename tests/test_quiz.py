@@ -32,6 +32,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(ROOT / "tests"))
 
 import sitetools  # noqa: E402
 
@@ -126,11 +127,19 @@ def picks(options: list[str]) -> list[str]:
 
 
 def book_questions() -> list[tuple[str, int, list[str]]]:
-    """(chapter, answer, picks) of every question of the book."""
+    """(chapter, answer, picks) of every question of the book: the
+    chapters' self-checks and the fresh clicker questions of the key
+    (``fresh:<chapter>``), which a class votes on alike."""
+    from test_clickers import fresh
+
     return [
         (path.stem, answer, picks(options))
         for path in CHAPTERS
         for answer, options in questions(path)
+    ] + [
+        (f"fresh:{chapter}", answer, picks(options))
+        for chapter, found in fresh().items()
+        for answer, options in found
     ]
 
 
@@ -254,9 +263,14 @@ def test_the_right_option_is_spread_over_the_letters():
 def test_a_chapters_answers_are_not_all_one_letter(path):
     """Within one chapter's round of votes the answers are not all at one
     letter (under chance, three questions of three options all share a
-    letter one time in nine)."""
+    letter one time in nine): its self-checks, and its fresh questions."""
+    from test_clickers import fresh
+
     answers = {answer for answer, _ in questions(path)}
     assert len(answers) > 1, (path.name, answers)
+    mine = fresh().get(path.stem)
+    if mine:
+        assert len({answer for answer, _ in mine}) > 1, (path.stem, "fresh")
 
 
 # ------------------------------------------------------------ in the browser
@@ -420,7 +434,9 @@ def check_answer_free(page: Path, path: Path) -> None:
     # the maths, rendered at build time, left out as words() leaves out TeX
     for maths in soup.select("mjx-container"):
         maths.decompose()
-    found = soup.select("section.clicker-question")
+    # the chapter's self-checks, after its fresh questions
+    # (tests/test_clickers.py checks those)
+    found = soup.select("section.clicker-review")
     expected = questions(path)
     assert len(found) == len(expected), page.name
     for number, (section, (_, options)) in enumerate(
