@@ -34,6 +34,7 @@ from scipy.special import sici
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(ROOT / "_ext"))
 
 import sitetools  # noqa: E402
 
@@ -480,9 +481,17 @@ def explanation_runs() -> list[str]:
     third run of each stretch of plain words between formulas, roles and
     code, less the runs the book has outside the key (the chapters and
     posenc: not evidence of a leak)."""
+    import slide_comments
+    from test_editions import CHAPTERS as PAGES
     from test_editions import plain, public_text
 
-    public = public_text()
+    # and what the student decks show of the chapters' slides
+    shown = [
+        " ".join([s.title, *(e.text for e in s.show if hasattr(e, "text"))])
+        for page in PAGES
+        for s in slide_comments.slides_of(page.read_text(), page.stem)
+    ]
+    public = public_text() + " " + plain("\n".join(shown))
     runs = []
     for questions in fresh().values():
         for _, options in questions:
