@@ -26,7 +26,12 @@ After each HTML build, for every chapter with such comments:
   explorer has a form drawn for a slide (``posenc.widgets_slides``: 4.8 x
   3.2 inches, shorter texts, fewer ticks) plays that form's frames, at 1.8
   times with its sliders under it (its text at 24 px); another player is
-  shown as its page draws it, shrunk to fit. A figure's caption on a slide
+  shown as its page draws it, shrunk to fit. Likewise a static figure
+  drawn for a slide (``posenc.figures_slides``: panels side by side, a
+  legend in one row) shows in place of the page's picture, at 1.8 times;
+  another is shown as its page draws it. Every HTML text on a slide is at
+  least 24 px on a 1024 x 768 screen (``posenc-slides.css``;
+  ``tests/test_slide_sizes.py``). A figure's caption on a slide
   is its number and its first sentence, whole (it wraps; a player's
   "Shown: ..." is left to its sliders); all of it is in the speaker notes.
 * ``handouts/<name>.html``: the two-page summary for print (``make
@@ -594,7 +599,11 @@ def write_all(app: Sphinx, exception: Exception | None) -> None:
     # left out whole rather than trimmed (_ext/editions.py).
     student = getattr(app.config, "posenc_edition", "default") == "student"
     copy_reveal(site)
-    own = (Path(__file__), Path(__file__).with_name("slide_forms.py"))
+    own = (
+        Path(__file__),
+        Path(__file__).with_name("slide_forms.py"),
+        Path(__file__).parents[1] / "posenc" / "figures_slides.py",
+    )
     code = max(path.stat().st_mtime for path in (*own, *STATIC.iterdir()))
     written = set()
     for docname in sorted(app.env.found_docs):
