@@ -24,12 +24,18 @@ Cost: one deck opened per deck, a few seconds each.
 
 from __future__ import annotations
 
+import sys
+import tempfile
+from pathlib import Path
+
 import pytest
+import test_slides
 import tiers
 
 # ``browser``: test_slides's fixture (its Chromium and the served site)
 from test_slides import MARKED, SHOW_ALL, browser, open_deck  # noqa: F401
 
+ROOT = Path(__file__).resolve().parents[1]
 #: The smallest text on a slide, in CSS px of a 1024 x 768 screen.
 MIN_TEXT_PX = 24
 
@@ -134,3 +140,47 @@ def test_every_text_on_a_slide_is_large_enough_for_a_hall(browser, name):  # noq
     small, cut = small_texts(browser, name)
     assert not small, "\n".join([f"{name}: text under {MIN_TEXT_PX} px", *small])
     assert not cut, "\n".join([f"{name}: boxes that cut their content", *cut])
+
+
+# ------------------------------------------- static figures drawn for a slide
+
+
+def _slide_figures():
+    sys.path.insert(0, str(ROOT))
+    from posenc.figures_slides import SLIDE_FIGURES
+
+    return SLIDE_FIGURES
+
+
+@pytest.mark.parametrize("name", sorted(_slide_figures()))
+def test_a_figure_drawn_for_a_slide_fits_at_projector_size(name):
+    """Each figure of ``posenc.figures_slides.SLIDE_FIGURES``, saved as the
+    build saves it (``slide_forms.slide_figure``), fits under a slide's
+    title at ``slides.FIGURE_SCALE`` (1.8) times its design size with a
+    caption of two lines (``slides.FIGURE_ROOM`` less 64 px) and in the
+    slide's width; its texts have contrast (``test_slide_figures``); the
+    chapter's slide that shows it is the one the deck measures at 24 px
+    (``test_slides.NO_ROOM`` does not list it)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import slide_forms
+    import slides
+    from test_slide_figures import low_contrast_texts
+
+    figure = _slide_figures()[name]()
+    with tempfile.TemporaryDirectory() as folder:
+        path = slide_forms.slide_figure(Path(folder), name)
+        width, height = slides.png_design_size(path)
+    big = slides.FIGURE_SCALE
+    assert width * big <= slides.WIDTH - slides.PADDING, (name, width)
+    assert height * big <= slides.FIGURE_ROOM - 64, (name, height)
+    assert low_contrast_texts(figure) == []
+    shown = [
+        (deck, number)
+        for deck, deck_slides in test_slides.DECKS.items()
+        for number, slide in enumerate(deck_slides, start=2)
+        if name in slide.names
+    ]
+    assert shown, f"no slide shows {name}"
+    assert not set(shown) & set(test_slides.NO_ROOM), shown
