@@ -423,20 +423,31 @@ def _relink(fragment: str, page: str) -> str:
     return re.sub(r'(href=)"([^"]*)"', fix, fragment)
 
 
+#: A formula (before it is rendered) and the punctuation after it.
+FORMULA_THEN_MARK = re.compile(r'(<span class="math[^"]*">[^<]*</span>)([?.,;:!)]+)')
+
+
+def _keep_marks(fragment: str) -> str:
+    """A formula and the punctuation after it, on one line: a "?" alone
+    at the start of a line reads badly from the back of a hall."""
+    return FORMULA_THEN_MARK.sub(r'<span class="clicker-keep">\1\2</span>', fragment)
+
+
 def _question_section(
     ident: str, title: str, of: str, question: dict, page: str, kind: str
 ) -> str:
     """One question of a clicker page: its heading, text and options."""
     options = "".join(
         f'<li><span class="clicker-letter">{LETTERS[i]}</span> '
-        f"<span>{_relink(label, page)}</span></li>"
+        f"<span>{_keep_marks(_relink(label, page))}</span></li>"
         for i, label in enumerate(question["options"])
     )
+    text = _keep_marks(_relink(question["text"], page))
     return (
         f'<section class="clicker-question clicker-{kind}" id="{ident}" '
         f'aria-labelledby="{ident}-title">'
         f'<h2 id="{ident}-title">{title} <span class="clicker-of">{of}</span></h2>'
-        f'<div class="clicker-text">{_relink(question["text"], page)}</div>'
+        f'<div class="clicker-text">{text}</div>'
         f'<ol class="clicker-options" type="A">{options}</ol></section>'
     )
 
