@@ -13,7 +13,7 @@ drawn for a slide: the same data, laid out for 1.8 times its design width.
 Each is drawn once, when a deck that shows it is written, into the site's
 ``_static/slide-figures/<name>.png`` (at the pages' pixel density, its
 resolution recorded in the PNG), and drawn again only when that file is
-older than the module that draws it (four figures, about 2 s of a cold
+older than the newest module of ``posenc`` (four figures, about 2 s of a cold
 build; the chapter pages do not load them).
 Used by ``_ext/slides.py`` when it writes a deck.
 """
@@ -26,8 +26,15 @@ from sphinx.errors import ExtensionError
 
 #: The folder of the site's figures drawn for a slide.
 SLIDE_FIGURES_DIR = Path("_static") / "slide-figures"
-#: The module that draws them (a figure older than it is drawn again).
-FIGURES_MODULE = Path(__file__).resolve().parents[1] / "posenc" / "figures_slides.py"
+#: The package whose code draws them (``figures_slides`` and the page's
+#: figure functions it calls): a figure older than its newest module is
+#: drawn again.
+POSENC = Path(__file__).resolve().parents[1] / "posenc"
+
+
+def posenc_changed() -> float:
+    """When the newest module of ``posenc`` was written (its mtime)."""
+    return max(path.stat().st_mtime for path in POSENC.glob("*.py"))
 
 
 def slide_forms() -> dict[str, str]:
@@ -84,9 +91,9 @@ def play_slide_forms(element, site: Path, where: str) -> dict[int, Path]:
 def slide_figure(site: Path, name: str) -> Path:
     """The file of figure ``name`` drawn for a slide
     (``posenc.figures_slides.SLIDE_FIGURES``), drawn now unless it is
-    newer than the module that draws it."""
+    newer than every module of ``posenc``."""
     target = site / SLIDE_FIGURES_DIR / f"{name}.png"
-    if target.exists() and target.stat().st_mtime > FIGURES_MODULE.stat().st_mtime:
+    if target.exists() and target.stat().st_mtime > posenc_changed():
         return target
     import matplotlib
 

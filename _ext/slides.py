@@ -54,7 +54,7 @@ from pathlib import Path
 from docutils import nodes
 from explorer_frames import frames_key
 from slide_comments import Slide, Text, for_students, slides_of
-from slide_forms import play_slide_forms
+from slide_forms import play_slide_forms, posenc_changed
 from slide_text import notes_html as _notes_html
 from sphinx.application import Sphinx
 from sphinx.errors import ExtensionError
@@ -599,12 +599,10 @@ def write_all(app: Sphinx, exception: Exception | None) -> None:
     # left out whole rather than trimmed (_ext/editions.py).
     student = getattr(app.config, "posenc_edition", "default") == "student"
     copy_reveal(site)
-    own = (
-        Path(__file__),
-        Path(__file__).with_name("slide_forms.py"),
-        Path(__file__).parents[1] / "posenc" / "figures_slides.py",
-    )
+    own = (Path(__file__), Path(__file__).with_name("slide_forms.py"))
     code = max(path.stat().st_mtime for path in (*own, *STATIC.iterdir()))
+    # a figure drawn for a slide is drawn again when posenc changes
+    code = max(code, posenc_changed())
     written = set()
     for docname in sorted(app.env.found_docs):
         slides = chapter_slides(app, docname)
