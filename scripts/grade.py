@@ -1,4 +1,6 @@
-"""Grade submitted homework notebooks: ``make grade SUBMISSIONS=folder``.
+"""Grade submitted homework notebooks, a row per task in a CSV.
+
+(In the book's repository: ``make grade SUBMISSIONS=folder``.)
 
     python scripts/grade.py FOLDER [--out grades.csv] [--rubric rubric.toml]
                             [--feedback DIR] [--timeout SECONDS]
