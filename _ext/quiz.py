@@ -494,7 +494,11 @@ def clicker_page(
         )
     else:
         count = f"{len(questions)} questions, the chapter's self-checks."
-    css = '<link rel="stylesheet" href="../_static/posenc-clickers.css">\n'
+    css = (
+        '<link rel="stylesheet" href="../_static/posenc-clickers.css">\n'
+        # Page Down and the arrows: one question a screen (the script says why)
+        '<script src="../_static/posenc-clickers.js" defer></script>\n'
+    )
     return (
         _head(f"Questions: {title}", "../", css)
         + '<body>\n<header class="clicker-header"><p class="clicker-kicker">'
@@ -503,7 +507,9 @@ def clicker_page(
         f'<p class="clicker-note">{count} The answers are not on this page; '
         "the lecturer reveals them. Page Down or the arrow keys go from one "
         f'question to the next. <a href="../{page}">The chapter</a> (its '
-        "questions give feedback: open it after the vote).</p></header>\n"
+        "questions give feedback: open it after the vote).</p>"
+        '<p class="clicker-start">Page Down: question '
+        f"{'F1' if fresh else '1'}</p></header>\n"
         "<main>\n" + "\n".join(sections) + "\n</main>\n</body>\n</html>\n"
     )
 
