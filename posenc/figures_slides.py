@@ -99,11 +99,15 @@ def decay_clocks_slide() -> Figure:
     _side_by_side(figure)
     axes = figure.axes
     for ax, panel in zip(axes, panels, strict=True):
-        ax.set_title(rf"$\Delta = {panel['delta']:g}$")
+        # The signed shaded area, I(offset), named as on the page's figure;
+        # above the panel: inside it, "area" would cross the curve.
+        ax.set_title(
+            rf"$\Delta = {panel['delta']:g}$" + f"\narea {panel['integral']:.3f}"
+        )
         ax.set_ylabel("")
         ax.set_xlabel("")
         ax.set_xticks((0, 0.5, 1), ("0", "0.5", "1"))
-        ax.texts[0].set_text(f"{panel['integral']:.3f}")
+        ax.texts[0].remove()
         ax.tick_params(labelbottom=True)
     for ax in axes[1:]:
         ax.tick_params(labelleft=False)
