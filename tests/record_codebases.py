@@ -2,7 +2,7 @@
 (writes ``tests/data/codebase_tables.json``).
 
 The chapter "The encoding in real code" restates each code base in numpy
-(``posenc.codebases``); ``tests/test_conventions.py`` checks those
+(``posenc.codebases``); ``tests/test_conventions_recorded.py`` checks those
 restatements against this recording. PyTorch is not a dependency of the
 book and the originals are not copied into it: this script reads each
 original function or class it needs from its own source file, compiles just

@@ -6,7 +6,7 @@ virtual environment that has torch and numpy (no posenc needed)::
 
     python tests/record_torch_frequencies.py > posenc/torch_recorded.py
 
-and commit the result; ``tests/test_conventions.py`` checks the recording
+and commit the result; ``tests/test_conventions_recorded.py`` checks the recording
 against the expressions it claims to record. The script also builds the
 PyTorch tutorial's whole table (``torch.sin`` and ``torch.cos`` of its
 float32 angles) at the 20,000 positions the precision chapter samples, and
