@@ -110,7 +110,7 @@ def torch_frequencies(name: str, d: int) -> NDArray[np.float32]:
     tutorial"`` (also the Annotated Transformer's expression),
     :math:`\exp(-2i\ln(10^4)/d)` in float32, or ``"GPT-J"``,
     :math:`1/10^{4\cdot 2i/d}` in float32; ``d`` is 64 or 512. Used in the
-    chapter "Precision"; ``tests/test_conventions.py`` checks the recording
+    chapter "Precision"; ``tests/test_conventions_recorded.py`` checks the recording
     against the expressions.
     """
     recorded = torch_recorded.FREQUENCIES
