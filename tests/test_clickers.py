@@ -325,7 +325,9 @@ def finite_f1():
     below = error[offsets < delta1 / 2].max()
     past = error[(offsets > delta1) & (offsets < 2 * delta1)].max()
     assert past > 2.5 * below, (below, past)
-    return [abs(delta1 - c) < 0.05 * c for c in (22, 175, 44, 700)]
+    # option 1's sampling-theorem offset, pi / (1 - base^(-2/d)), near 23
+    assert abs(np.pi / (1 - 1e4 ** (-2 / d)) - 23.4) < 0.1
+    return [abs(delta1 - c) < 0.05 * c for c in (23, 175, 44, 700)]
 
 
 def finite_f2():
@@ -341,6 +343,9 @@ def finite_f3():
         offsets = np.arange(int(0.4 * delta1), int(0.6 * delta1))
         mean = np.cos(np.outer(offsets, frequencies(d))).mean(1)
         gaps.append(np.abs(mean - integral(offsets)).max())
+        # the explanation's two parts: the endpoint term (at most 2/d) and
+        # the rest (up to about 1/(pi (1 - r) d), r <= 0.6) bound the gap
+        assert gaps[-1] <= 2 / d + 1 / (np.pi * 0.4 * d), (d, gaps[-1])
     ratio = gaps[0] / gaps[1]  # the gap at d over the gap at 2d
     return [
         abs(ratio - 1) < 0.2,
