@@ -13,7 +13,9 @@ Chromium, on each clicker page of the default edition (the sample in
   option on screen at once, until the last; a question taller than the
   screen is shown screen by screen, and nothing of it is skipped;
 * the down arrow and Space step as Page Down does, and Page Up walks back
-  to the title.
+  to the title;
+* every text is at least 24 px, as on the slides (a formula's size is its
+  body's: its sub- and superscripts are smaller, as in print).
 """
 
 from __future__ import annotations
@@ -48,6 +50,28 @@ BOXES = """() => [...document.querySelectorAll('.clicker-question')].map(q => {
 })"""
 
 
+#: Each text of the page under ``least`` px: its start and its size.
+SMALL_TEXTS = """(least) => {
+  const small = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const host = walker.currentNode.parentElement;
+    const text = walker.currentNode.textContent.trim();
+    if (!text || host.closest("math, mjx-container")) continue;
+    const box = host.getBoundingClientRect();
+    if (box.width <= 1 || getComputedStyle(host).visibility === "hidden") continue;
+    const px = parseFloat(getComputedStyle(host).fontSize);
+    if (px < least) small.push(`${px} px: ${text.slice(0, 30)}`);
+  }
+  for (const maths of document.querySelectorAll("math, mjx-container")) {
+    if (maths.parentElement.closest("math, mjx-container")) continue;
+    const px = parseFloat(getComputedStyle(maths).fontSize);
+    if (px < least) small.push(`${px} px: a formula`);
+  }
+  return small;
+}"""
+
+
 def visible(box, height: float) -> bool:
     return box["top"] >= -1 and box["bottom"] <= height + 1
 
@@ -74,6 +98,7 @@ def test_page_down_shows_one_whole_question_a_screen(projector, relative):
         height = PROJECTOR["height"]
         boxes = page.evaluate(BOXES)
         assert boxes, "no question on the page"
+        assert page.evaluate(SMALL_TEXTS, 24) == [], "text under 24 px"
         # On load: the title's screen, no question in part.
         shown = [b["id"] for b in boxes if b["section"] < height - 1]
         assert not shown, f"on load, questions show in part: {shown}"
