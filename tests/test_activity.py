@@ -147,6 +147,11 @@ BUGS = {
         "def score(m, n):\n    return posenc.rotate(q, m + 1) @ posenc.rotate(k, n)",
         "score(m, m) must be q @ k",
     ),
+    "step 2's swap not swapped": (
+        "swapped = np.array([posenc.rotate(q, m) @ posenc.rotate(k, m - 3)\n"
+        "                    for m in positions])",
+        "swapped should equal the scores at offset -3",
+    ),
     "the same pairing twice": (
         "def mixed_score(m, n):\n    return posenc.rotate(q, m) @ posenc.rotate(k, n)",
         "mixed_score should depend on m",
