@@ -97,8 +97,10 @@ def temml_rules(temml: Path) -> str:
 def write(static: Path, name: str, temml: Path) -> None:
     """The style sheet ``static/name``, and Temml's font beside the book's."""
     static.mkdir(parents=True, exist_ok=True)
-    text = HEADER + FONT_FACES + minified(
-        [temml_rules(temml), OWN_RULES.read_text(encoding="utf-8")]
+    text = (
+        HEADER
+        + FONT_FACES
+        + minified([temml_rules(temml), OWN_RULES.read_text(encoding="utf-8")])
     )
     target = static / name
     if not target.exists() or target.read_text() != text:

@@ -82,6 +82,8 @@ NUMBER = re.compile(r'^\s*<span class="eqno">.*?</span>', re.DOTALL)
 #: TeX delimiters: inline ``\(...\)``, display ``\[...\]``.
 INLINE = re.compile(r"^\s*\\\((.*)\\\)\s*$", re.DOTALL)
 DISPLAY = re.compile(r"^\s*\\\[(.*)\\\]\s*$", re.DOTALL)
+
+
 def node_version() -> int | None:
     """The major version of ``node`` on the PATH, or None if there is none."""
     node = shutil.which("node")

@@ -756,7 +756,9 @@ def test_maths_arrives_rendered(site, path):
     unrendered = [
         inner[:60]
         for _, inner in MATHS_ELEMENT.findall(text)
-        if not re.fullmatch(r"(<span class=\"eqno\">.*?</span>)?<math[ >].*</math>", inner.strip(), re.S)
+        if not re.fullmatch(
+            r"(<span class=\"eqno\">.*?</span>)?<math[ >].*</math>", inner.strip(), re.S
+        )
     ]
     assert unrendered == []
     body = text[text.find("<body") :]
@@ -766,7 +768,11 @@ def test_maths_arrives_rendered(site, path):
     if "<math" in text:
         assert re.search(r'<link[^>]+href="[^"]*_static/posenc-maths\.css', text)
     sheet = (site / "_static" / "posenc-maths.css").read_text()
-    fonts = [u for u in re.findall(r'url\("?([^")]+)"?\)', sheet) if not u.startswith("data:")]
+    fonts = [
+        u
+        for u in re.findall(r'url\("?([^")]+)"?\)', sheet)
+        if not u.startswith("data:")
+    ]
     assert fonts and all((site / "_static" / font).is_file() for font in fonts)
 
 

@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 
 import pytest
-import tinycss2
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
