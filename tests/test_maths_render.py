@@ -95,7 +95,7 @@ def test_the_style_sheet_names_local_fonts_drawn_once_there(site):
         assert "font-display:block" in face
         url = re.search(r"url\(([^)]+)\)", face).group(1).strip("\"'")
         assert (site / "_static" / url).is_file(), url
-    assert f'font-family:"{maths_style.FAMILY}",math' in sheet.replace(" ", "")
+    assert f'font-family:"{maths_style.FAMILY}", math' in sheet
     assert "mjx-" not in sheet
     licence = site / "_static" / maths_style.FONTS_DIR / "GUST-FONT-LICENSE.txt"
     assert "GUST Font License" in licence.read_text()
@@ -138,15 +138,23 @@ DRAWN = r"""async () => {
               middle: Math.abs((number.top + number.bottom) / 2
                                - (math.top + math.bottom) / 2)};
     });
-  const name = [...document.querySelectorAll("mi")].find(
-    m => m.textContent === "cos");
-  const after = name.parentElement.nextElementSibling
-    || name.nextElementSibling;
-  const em = parseFloat(getComputedStyle(name).fontSize);
-  const gap = (after.getBoundingClientRect().left
-    - name.getBoundingClientRect().right) / em;
+  // the space after an operator name (cos): Temml's <mrow> of the name,
+  // U+2061 and a thin space before a letter, none before a parenthesis
+  const gap = (before) => {
+    const name = [...document.querySelectorAll("mrow > mi:first-child")].find(m =>
+      m.textContent === "cos" && m.nextElementSibling
+      && m.nextElementSibling.textContent === "\u2061"
+      && m.parentElement.nextElementSibling
+      && (m.parentElement.nextElementSibling.textContent[0] === "(")
+        === (before === "("));
+    const after = name.parentElement.nextElementSibling;
+    const em = parseFloat(getComputedStyle(name).fontSize);
+    return (after.getBoundingClientRect().left
+      - name.getBoundingClientRect().right) / em;
+  };
   return {family, stacked: top.bottom <= bottom.top + 1,
-          numbers, gap, fontFamily: getComputedStyle(frac).fontFamily};
+          numbers, gap: gap("a letter"), paren: gap("("),
+          fontFamily: getComputedStyle(frac).fontFamily};
 }"""
 
 
@@ -155,7 +163,8 @@ def test_chromium_draws_the_maths_with_the_book_font(site, chromium):
     request leaves it; the maths' font arrives (preloaded) and draws it; a
     fraction's numerator is over its denominator; an equation's number is
     at the right of its equation, level with it; ``\\cos\\theta`` has TeX's
-    thin space (1/6 em) between the name and its argument."""
+    thin space (1/6 em) between the name and its argument, and
+    ``\\cos(\\Delta\\theta_i)`` none before the parenthesis."""
     with sitetools.serve(site) as base:
         context = chromium.new_context(viewport={"width": 1280, "height": 900})
         page = context.new_page()
@@ -175,3 +184,4 @@ def test_chromium_draws_the_maths_with_the_book_font(site, chromium):
         n["right"] and n["middle"] < 4 for n in drawn["numbers"]
     ), drawn["numbers"]
     assert 0.12 < drawn["gap"] < 0.22, drawn["gap"]
+    assert abs(drawn["paren"]) < 0.05, drawn["paren"]
