@@ -224,7 +224,7 @@ class Renderer:
 
 
 #: Bumped when :func:`finished` changes (part of the cache's key).
-MARKUP_VERSION = 1
+MARKUP_VERSION = 2
 #: Temml's accent for ``\bar`` and ``\overline``-like marks, U+203E, which
 #: Latin Modern Math lacks (the browser took it from another font, thin and
 #: too high): the macron, U+00AF, which the font draws as an accent.
@@ -236,10 +236,50 @@ def finished(markup: str) -> str:
     MathJax made it in the browser (a display equation that scrolls
     sideways on a phone is then reached and scrolled with the keyboard,
     axe: scrollable-region-focusable, and the tab order is the one the
-    keyboard tests were written for), and the overline accent the font
-    has."""
+    keyboard tests were written for), the overline accent the font has, and
+    no space around an operator in a script (:func:`tight_scripts`)."""
     markup = markup.replace("<math", '<math tabindex="0"', 1)
-    return markup.replace(f">{OVERLINE}</mo>", ">\u00af</mo>")
+    markup = markup.replace(f">{OVERLINE}</mo>", ">\u00af</mo>")
+    return tight_scripts(markup)
+
+
+#: Elements whose children after the first are scripts (sub-, superscripts,
+#: limits, a root's index).
+SCRIPTED = {"msub", "msup", "msubsup", "munder", "mover", "munderover", "mroot"}
+TAG_OR_TEXT = re.compile(r"<(/?)([a-z]+)([^>]*?)(/?)>")
+
+
+def tight_scripts(markup: str) -> str:
+    """``markup`` with every ``<mo>`` inside a script spaced as TeX spaces
+    it there: not at all (``lspace``, ``rspace`` 0). TeX leaves out the
+    spaces around a binary operator, a relation and after punctuation in
+    script styles; Chromium keeps the operator dictionary's, so that the
+    limits of a sum (``d/2 - 1``, ``i = 0``) and a subscript's comma
+    (``p_{t,2i}``) stood wide, and a slide's equation outgrew its line."""
+    out = []
+    stack: list[list] = []  # [name, children seen, inside a script]
+    last = 0
+    for match in TAG_OR_TEXT.finditer(markup):
+        out.append(markup[last : match.start()])
+        last = match.end()
+        closing, name, attributes, empty = match.groups()
+        if closing:
+            if stack and stack[-1][0] == name:
+                stack.pop()
+            out.append(match.group(0))
+            continue
+        inside = False
+        if stack:
+            parent = stack[-1]
+            inside = parent[2] or (parent[0] in SCRIPTED and parent[1] >= 1)
+            parent[1] += 1
+        if name == "mo" and inside and "lspace" not in attributes:
+            attributes += ' lspace="0" rspace="0"'
+        out.append(f"<{name}{attributes}{'/' if empty else ''}>")
+        if not empty:
+            stack.append([name, 0, inside])
+    out.append(markup[last:])
+    return "".join(out)
 
 
 def substitute(text: str, rendered: dict[str, str]) -> str:

@@ -70,7 +70,8 @@ DISPLAY_EQUATIONS = r"""async (openDropdowns) => {
       room: container.clientWidth,
       scrolls: ["auto", "scroll"].includes(style.overflowX)
         && container.scrollWidth + 1 >= width,
-      scrollbar: container.offsetHeight - container.clientHeight
+      // a MathML element has no offsetHeight (an HTML element's): its box's
+      scrollbar: container.getBoundingClientRect().height - container.clientHeight
         - parseFloat(style.borderTopWidth) - parseFloat(style.borderBottomWidth),
       faded: (style.maskImage || style.webkitMaskImage || "none") !== "none",
     }];

@@ -105,7 +105,8 @@ def test_formulas_are_rendered_as_tex_writes_them(site):
     """A few formulas of the book in Temml's MathML: a fraction is an
     <mfrac>, an operator name an upright <mi> applied with U+2061, a sum
     in a display equation takes its limits under and over it, a matrix is
-    a table in stretched parentheses."""
+    a table in stretched parentheses, an operator in a subscript is
+    spaced as TeX spaces it there (not at all)."""
     text = read("book/the_encoding.html") + read("book/rope.html")
     assert re.search(r"<mfrac>", text)
     attention = read("book/attention_is_blind_to_order.html")
@@ -116,6 +117,12 @@ def test_formulas_are_rendered_as_tex_writes_them(site):
     assert any("<munderover><mo" in m and "\u2211" in m for m in displayed_sums)
     assert re.search(
         r'<mo fence="true" form="prefix" stretchy="true">\(</mo><mtable>', text
+    )
+    # an operator in a script has no space around it, as in TeX
+    assert re.search('<msub><mi>p</mi><mrow><mi>t</mi><mo lspace="0" rspace="0"', text)
+    scripts = re.findall(r"<msub><mi>p</mi><mrow>.*?</mrow></msub>", text)
+    assert scripts and all(
+        '<mo lspace="0" rspace="0"' in s for s in scripts if "<mo" in s
     )
 
 
