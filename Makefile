@@ -44,7 +44,7 @@ $(INSTALLED): requirements.txt pyproject.toml
 	$(BIN)/uv pip install --quiet --python $(BIN)/python -r requirements.txt
 	touch $@
 
-# MathJax for Node, which renders the maths when the book is built
+# Temml for Node, which renders the maths (TeX to MathML) when the book is built
 # (_ext/prerender_maths.py): the packages pinned in _ext/maths/package-lock.json,
 # installed by npm once (and again when the lock changes); npm's cache
 # (~/.npm) serves them again without the network. Needs Node 18 or newer.
@@ -54,7 +54,7 @@ $(MATHS_INSTALLED): $(MATHS)/package-lock.json
 	@command -v node >/dev/null || { echo "Node.js 18 or newer renders the maths: install it (Debian: apt-get install nodejs npm)"; exit 1; }
 	@node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 18 ? 0 : 1)' \
 	  || { echo "Node.js 18 or newer renders the maths; found $$(node --version)"; exit 1; }
-	@echo "Installing MathJax for Node into $(MATHS)/node_modules (once):"
+	@echo "Installing Temml (TeX to MathML) for Node into $(MATHS)/node_modules (once):"
 	npm ci --prefix $(MATHS) --prefer-offline --no-audit --no-fund --loglevel=error
 	touch $@
 

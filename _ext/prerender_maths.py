@@ -1,14 +1,15 @@
-"""Maths rendered when the book is built: no JavaScript needed to read it.
+"""Maths rendered when the book is built: MathML, no JavaScript needed.
 
 Sphinx writes each formula as TeX for MathJax to typeset in the browser
 (``<span class="math">\\(...\\)</span>``, ``<div class="math">\\[...\\]</div>``).
 On a phone that took 4 to 8 s a page, and the text jumped while it did.
-This extension renders the TeX once, at build time, with the same MathJax
-(3.2.2, the npm package ``mathjax-full``, pinned in
-``_ext/maths/package-lock.json``) running in Node (``_ext/maths/render.js``):
-each formula reaches the page as MathJax's CommonHTML markup, with the
-formula's MathML inside for screen readers (``mjx-assistive-mml``). Pages
-load no MathJax; docs/maintainers.md ("Maths") says why this and not KaTeX.
+This extension renders the TeX once, at build time, with Temml (0.13.5, the
+npm package ``temml``, pinned in ``_ext/maths/package-lock.json``) running
+in Node (``_ext/maths/render.js``): each formula reaches the page as MathML
+Core (``<math>``), which the browser draws itself (Chromium from version
+109, Firefox, Safari) and a screen reader reads as it is. Pages load no
+script for the maths; docs/maintainers.md ("Maths") says why Temml and not
+MathJax's CommonHTML, which the book used before (eight times the markup).
 
 How:
 
@@ -17,21 +18,23 @@ How:
   equation numbers and ``{eq}`` links are Sphinx's as before;
 * as each page is written (``html-page-context``), the TeX of its body goes
   to one Node process for the whole build, which renders while Sphinx
-  writes the next pages (on the other core);
+  writes the next pages;
 * when the build has finished (after ``_ext/slides.py`` wrote the decks,
   handouts and clicker pages), every HTML file of the output that still
   holds TeX (the pages, the sidebar's titles, the decks, ...) gets the
-  rendered markup in its place; TeX that MathJax cannot read fails the build;
-* one style sheet serves every page, ``_static/posenc-maths.css``: the
-  rules for every character and layout used, and MathJax's fonts, served
-  from ``_static/mathjax-fonts``, each cut to the characters drawn with it
-  (``_ext/maths_style.py``). A formula's characters are sized in the
-  style sheet, not by the font, so nothing moves when a font arrives. The
-  maths is scaled to the ex-height of the text around it, as MathJax did in
-  the browser;
+  MathML in its place, and every file that links the maths' style sheet
+  preloads the maths' font; TeX that Temml cannot read (an unknown command)
+  fails the build;
+* one style sheet serves every page, ``_static/posenc-maths.css``: Temml's
+  own rules (``Temml-Latin-Modern.css``) and the book's
+  (``_ext/maths/posenc-maths.css``), with the font Latin Modern Math cut to
+  the characters the book draws (``_static/maths-font``, made by
+  ``scripts/maths_font.py``), which every page preloads and which is drawn
+  only once it has arrived (``font-display: block``): nothing moves then
+  (``_ext/maths_style.py``);
 * formulas are cached beside the output folder, in
-  ``<outdir>/../.posenc-maths/``, keyed by the version of mathjax-full and
-  of ``render.js``: a rebuild renders only new formulas, and starts no Node
+  ``<outdir>/../.posenc-maths/``, keyed by the version of Temml and of
+  ``render.js``: a rebuild renders only new formulas, and starts no Node
   at all when there are none.
 
 Node 18 or newer runs ``render.js``, with its packages in
@@ -51,7 +54,7 @@ import subprocess
 import threading
 from pathlib import Path
 
-from maths_style import FONTS_DIR  # _ext/maths_style.py: the sheet and fonts
+from maths_style import FONT_FILE, FONTS_DIR  # _ext/maths_style.py: sheet, font
 from sphinx.application import Sphinx
 from sphinx.errors import ExtensionError
 from sphinx.ext.mathjax import html_visit_displaymath, html_visit_math
@@ -62,7 +65,7 @@ logger = logging.getLogger(__name__)
 HERE = Path(__file__).resolve().parent / "maths"
 RENDER = HERE / "render.js"
 MODULES = HERE / "node_modules"
-MATHJAX = MODULES / "mathjax-full"
+TEMML = MODULES / "temml"
 #: Under the site's ``_static``: the style sheet and the fonts' folder.
 STYLE_SHEET = "posenc-maths.css"
 CACHE_DIR = ".posenc-maths"
@@ -79,18 +82,6 @@ NUMBER = re.compile(r'^\s*<span class="eqno">.*?</span>', re.DOTALL)
 #: TeX delimiters: inline ``\(...\)``, display ``\[...\]``.
 INLINE = re.compile(r"^\s*\\\((.*)\\\)\s*$", re.DOTALL)
 DISPLAY = re.compile(r"^\s*\\\[(.*)\\\]\s*$", re.DOTALL)
-#: Where the rendered CSS scales the maths (MathJax's ex is 0.442 em).
-SCALE_RULE = (
-    "/* The maths at the ex-height of the text around it, as MathJax sized\n"
-    " * it in the browser (its ex is 0.442 em). */\n"
-    "mjx-container:not([jax]) {\n  font-size: calc(1ex / 0.442);\n"
-    "  position: relative;\n}\n\n"
-    "/* The decks keep the size MathJax gave them in the browser, where it\n"
-    " * measured the text before reveal.js's font had arrived (113.1 %; the\n"
-    " * ex-height of Source Sans Pro would give 109.9 %): their slides were\n"
-    " * laid out and checked at that size (tests/test_slides.py). */\n"
-    ".reveal mjx-container:not([jax]) {\n  font-size: 113.1%;\n}"
-)
 
 
 def node_version() -> int | None:
@@ -104,7 +95,7 @@ def node_version() -> int | None:
 
 
 def check_node() -> None:
-    """Stop the build with a clear message if Node or MathJax is missing."""
+    """Stop the build with a clear message if Node or Temml is missing."""
     major = node_version()
     if major is None or major < NODE_MAJOR:
         found = "no node on the PATH" if major is None else f"node {major}"
@@ -113,18 +104,19 @@ def check_node() -> None:
             f"({found}). Install Node.js (Debian: apt-get install nodejs npm), "
             "then run make book again."
         )
-    if not (MATHJAX / "package.json").exists():
+    if not (TEMML / "package.json").exists():
         raise ExtensionError(
-            f"MathJax for Node is not installed in {MODULES}: run `make book` "
+            f"Temml (TeX to MathML) is not installed in {MODULES}: run `make book` "
             f"(it runs `npm ci --prefix {HERE.relative_to(HERE.parents[1])}`)."
         )
 
 
 def cache_key() -> str:
-    """The renderer's identity: mathjax-full's version and render.js."""
-    version = json.loads((MATHJAX / "package.json").read_text())["version"]
+    """The renderer's identity: Temml's version, render.js and how
+    :func:`finished` changes its markup."""
+    version = json.loads((TEMML / "package.json").read_text())["version"]
     digest = hashlib.sha256(RENDER.read_bytes()).hexdigest()[:16]
-    return f"mathjax-full {version}, render.js {digest}"
+    return f"temml {version}, render.js {digest}, markup {MARKUP_VERSION}"
 
 
 def formula_key(tex: str, display: bool) -> str:
@@ -155,28 +147,24 @@ def formulas_in(text: str) -> list[tuple[str, bool]]:
 class Renderer:
     """One Node process for a build, and the cache of rendered formulas."""
 
-    def __init__(self, cache_dir: Path, font_url: str = FONTS_DIR) -> None:
+    def __init__(self, cache_dir: Path) -> None:
         self.path = cache_dir / "cache.json"
         self.key = cache_key()
-        self.font_url = font_url
         self.rendered: dict[str, str] = {}
-        self.css: list[str] = []
         if self.path.exists():
             stored = json.loads(self.path.read_text())
             if stored.get("key") == self.key:
                 self.rendered = stored["formulas"]
-                self.css = stored["css"]
         self.asked: dict[int, str] = {}
         self.answers: dict[int, dict] = {}
         self.process: subprocess.Popen | None = None
         self.reader: threading.Thread | None = None
         self.lock = threading.Lock()
-        self.new_css: list[str] = []
         self.pid = os.getpid()
 
     def start(self) -> None:
         self.process = subprocess.Popen(
-            ["node", str(RENDER), self.font_url],
+            ["node", str(RENDER)],
             cwd=HERE,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
@@ -191,11 +179,8 @@ class Renderer:
         assert self.process is not None and self.process.stdout is not None
         for line in self.process.stdout:
             answer = json.loads(line)
-            if "css" in answer:
-                self.new_css = answer["css"]
-            else:
-                with self.lock:
-                    self.answers[answer["id"]] = answer
+            with self.lock:
+                self.answers[answer["id"]] = answer
 
     def ask(self, formulas: list[tuple[str, bool]]) -> None:
         """Send the formulas not rendered yet (nor asked for) to Node."""
@@ -229,89 +214,72 @@ class Renderer:
             for number, key in self.asked.items():
                 answer = self.answers.get(number, {"error": "no answer"})
                 if "html" in answer:
-                    self.rendered[key] = answer["html"]
+                    self.rendered[key] = finished(answer["html"])
                 else:
                     errors.append(f"{key[2:]!r}: {answer['error']}")
-            self.css += [rule for rule in self.new_css if rule not in self.css]
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            stored = {"key": self.key, "formulas": self.rendered, "css": self.css}
+            stored = {"key": self.key, "formulas": self.rendered}
             self.path.write_text(json.dumps(stored))
         return errors
 
 
-#: Attributes of MathJax's markup that nothing reads: the hidden MathML's
-#: namespace (the HTML parser gives ``<math>`` it) and MathJax's own notes
-#: on the MathML (``data-mjx-*``). :func:`compact` also drops the copy's
-#: ``unselectable`` (the style sheet makes it unselectable) and an inline
-#: copy's ``display``, and the container's ``position: relative`` (in the
-#: style sheet, :data:`SCALE_RULE`).
-UNREAD = re.compile(
-    r' (?:xmlns="http://www\.w3\.org/1998/Math/MathML"|data-mjx-[a-z-]+="[^"]*")'
-)
-CLASSES = re.compile(r'(<mjx-[a-zA-Z-]+[^>]*?) class="([^"]*)"')
-#: What every formula carried and the style sheet can do without
-#: (:func:`shorter_rules`): the container's ``class="MathJax"`` (no rule
-#: names it) and ``jax="CHTML"``, and the ``MJX-TEX`` class of ``mjx-math``.
-EVERYWHERE = re.compile(r' jax="CHTML"| class="MathJax"(?= |>)')
-#: A tag, and an attribute's value that HTML reads without its quotes.
-TAG = re.compile(r"<[^<>]+>")
-BARE_VALUE = re.compile(r'="([\w.:%-]+)"')
-#: A character's class (``mjx-c1D45D``, the code point) and a variant's
-#: (``TEX-I``, the font): ``c1D45D`` and ``tI`` (:func:`shorter_rules`).
-CHARACTER = re.compile(r"\bmjx-c([0-9A-F]+)(?![\w-])")
-VARIANT = re.compile(r"\bTEX-([A-Z0-9]+)(?![\w-])")
+#: Bumped when :func:`finished` changes (part of the cache's key).
+MARKUP_VERSION = 2
+#: Temml's accent for ``\bar`` and ``\overline``-like marks, U+203E, which
+#: Latin Modern Math lacks (the browser took it from another font, thin and
+#: too high): the macron, U+00AF, which the font draws as an accent.
+OVERLINE = "\u203e"
 
 
-def compact(markup: str, styled: set[str]) -> str:
-    """MathJax's markup without what neither the style sheet nor a reader
-    uses (about a third of it): classes no rule names (``mjx-n``,
-    ``mjx-i``, ...), :data:`UNREAD` and :data:`EVERYWHERE`; a character's
-    classes shortened (:func:`shorter_rules` rewrites the style sheet to
-    match), and the quotes of one-word values. The MathML stays whole but
-    for MathJax's notes."""
-    markup = re.sub(
-        r'<mjx-assistive-mml unselectable="on" display="inline">',
-        "<mjx-assistive-mml>",
-        markup,
-    )
-    markup = UNREAD.sub("", markup)
-    markup = markup.replace(' style="position: relative;"', "")
-    markup = markup.replace("position: relative; ", "").replace(
-        " position: relative;", ""
-    )
-
-    def keep(match: re.Match) -> str:
-        kept = [c for c in match.group(2).split() if c in styled and c != "MJX-TEX"]
-        kept = [VARIANT.sub(r"t\1", CHARACTER.sub(r"c\1", c)) for c in kept]
-        return match.group(1) + (f' class="{" ".join(kept)}"' if kept else "")
-
-    markup = EVERYWHERE.sub("", markup)
-    markup = CLASSES.sub(keep, markup)
-    # Every formula a tab stop, as MathJax made it in the browser: a display
-    # equation that scrolls sideways on a phone is then reached and
-    # scrolled with the keyboard (axe: scrollable-region-focusable), and
-    # the tab order is the one the keyboard tests were written for.
-    markup = markup.replace("<mjx-container", '<mjx-container tabindex="0"', 1)
-    # A value of one word needs no quotes (HTML): class=c68, space=4.
-    return TAG.sub(lambda tag: BARE_VALUE.sub(r"=\1", tag.group(0)), markup)
+def finished(markup: str) -> str:
+    """Temml's MathML as the pages carry it: every formula a tab stop, as
+    MathJax made it in the browser (a display equation that scrolls
+    sideways on a phone is then reached and scrolled with the keyboard,
+    axe: scrollable-region-focusable, and the tab order is the one the
+    keyboard tests were written for), the overline accent the font has, and
+    no space around an operator in a script (:func:`tight_scripts`)."""
+    markup = markup.replace("<math", '<math tabindex="0"', 1)
+    markup = markup.replace(f">{OVERLINE}</mo>", ">\u00af</mo>")
+    return tight_scripts(markup)
 
 
-def shorter_rules(rules: list[str]) -> list[str]:
-    """MathJax's rules for the markup of :func:`compact`: a character's and
-    a variant's classes shortened (8,800 characters on the exam page, 9 %
-    of its maths), ``.MJX-TEX`` as ``mjx-math`` and ``[jax="CHTML"]`` as
-    ``:not([jax])``, the same weight in the cascade (an attribute's)."""
-    return [
-        VARIANT.sub(r"t\1", CHARACTER.sub(r"c\1", rule))
-        .replace(".MJX-TEX ", "mjx-math ")
-        .replace('[jax="CHTML"]', ":not([jax])")
-        for rule in rules
-    ]
+#: Elements whose children after the first are scripts (sub-, superscripts,
+#: limits, a root's index).
+SCRIPTED = {"msub", "msup", "msubsup", "munder", "mover", "munderover", "mroot"}
+TAG_OR_TEXT = re.compile(r"<(/?)([a-z]+)([^>]*?)(/?)>")
 
 
-def styled_classes(rules: list[str]) -> set[str]:
-    """Every class the maths' style sheet names."""
-    return set(re.findall(r"\.([A-Za-z][\w-]*)", "\n".join(rules)))
+def tight_scripts(markup: str) -> str:
+    """``markup`` with every ``<mo>`` inside a script spaced as TeX spaces
+    it there: not at all (``lspace``, ``rspace`` 0). TeX leaves out the
+    spaces around a binary operator, a relation and after punctuation in
+    script styles; Chromium keeps the operator dictionary's, so that the
+    limits of a sum (``d/2 - 1``, ``i = 0``) and a subscript's comma
+    (``p_{t,2i}``) stood wide, and a slide's equation outgrew its line."""
+    out = []
+    stack: list[list] = []  # [name, children seen, inside a script]
+    last = 0
+    for match in TAG_OR_TEXT.finditer(markup):
+        out.append(markup[last : match.start()])
+        last = match.end()
+        closing, name, attributes, empty = match.groups()
+        if closing:
+            if stack and stack[-1][0] == name:
+                stack.pop()
+            out.append(match.group(0))
+            continue
+        inside = False
+        if stack:
+            parent = stack[-1]
+            inside = parent[2] or (parent[0] in SCRIPTED and parent[1] >= 1)
+            parent[1] += 1
+        if name == "mo" and inside and "lspace" not in attributes:
+            attributes += ' lspace="0" rspace="0"'
+        out.append(f"<{name}{attributes}{'/' if empty else ''}>")
+        if not empty:
+            stack.append([name, 0, inside])
+    out.append(markup[last:])
+    return "".join(out)
 
 
 def substitute(text: str, rendered: dict[str, str]) -> str:
@@ -329,6 +297,27 @@ def substitute(text: str, rendered: dict[str, str]) -> str:
         return opening + kept + rendered[formula_key(*tex)] + closing
 
     return ELEMENT.sub(replace, text)
+
+
+#: The link to the maths' style sheet (Sphinx's, with ``?v=``, or a deck's).
+SHEET_LINK = re.compile(r'<link[^>]*\bhref="([^"]*?)posenc-maths\.css[^"]*"[^>]*>')
+PRELOADED = f"{FONTS_DIR}/{FONT_FILE}"
+
+
+def preload_font(text: str) -> str:
+    """``text`` preloading the maths' font before it links the maths' style
+    sheet: the font is asked for with the style sheet, not once the page is
+    laid out, and so is there when the maths is first drawn."""
+    if PRELOADED in text:
+        return text
+
+    def link(match: re.Match) -> str:
+        return (
+            f'<link rel="preload" href="{match.group(1)}{PRELOADED}" as="font" '
+            f'type="font/woff2" crossorigin>\n{match.group(0)}'
+        )
+
+    return SHEET_LINK.sub(link, text, count=1)
 
 
 _renderers: dict[int, Renderer] = {}
@@ -362,7 +351,8 @@ def html_files(outdir: Path) -> list[Path]:
 
 
 def render_site(app: Sphinx, exception: Exception | None) -> None:
-    """Render what is left, put the markup into every file, write the CSS."""
+    """Render what is left, put the markup into every file, preload the
+    font, write the style sheet."""
     renderer = _renderers.pop(id(app), None)
     if renderer is None:
         return
@@ -376,41 +366,31 @@ def render_site(app: Sphinx, exception: Exception | None) -> None:
         text = path.read_text(encoding="utf-8")
         found = formulas_in(text)
         if found:
-            pending[path] = text
             renderer.ask(found)
+        if found or (STYLE_SHEET in text and PRELOADED not in text):
+            pending[path] = text
     errors = renderer.finish()
     if errors:
         raise ExtensionError(
-            "MathJax cannot read this TeX:\n  " + "\n  ".join(sorted(errors))
+            "Temml cannot read this TeX:\n  " + "\n  ".join(sorted(errors))
         )
-    styled = styled_classes(renderer.css)
-    compacted = {
-        key: compact(markup, styled) for key, markup in renderer.rendered.items()
-    }
     for path, text in pending.items():
-        path.write_text(substitute(text, compacted), encoding="utf-8")
-    write_style_sheet(outdir / "_static", renderer.css)
-    if pending:
+        text = preload_font(substitute(text, renderer.rendered))
+        path.write_text(text, encoding="utf-8")
+    write_style_sheet(outdir / "_static")
+    if renderer.asked or pending:
         logger.info(
-            f"maths: rendered {len(renderer.asked)} new formulas with MathJax in "
+            f"maths: rendered {len(renderer.asked)} new formulas with Temml in "
             f"Node ({len(renderer.rendered)} cached) into {len(pending)} files"
         )
 
 
-def write_style_sheet(static: Path, rules: list[str]) -> None:
-    """The one style sheet of every page's maths, and the fonts it names
+def write_style_sheet(static: Path) -> None:
+    """The one style sheet of every page's maths, and its fonts
     (``_ext/maths_style.py``)."""
     from maths_style import write
 
-    header = (
-        "/* The maths of every page (_ext/prerender_maths.py): MathJax 3's\n"
-        " * CommonHTML rules for the characters and layouts the book uses. */\n"
-    )
-    write(static, STYLE_SHEET, header, [*shorter_rules(rules), SCALE_RULE])
-    fonts = static / FONTS_DIR
-    if not (fonts / "LICENSE").exists():
-        fonts.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(MATHJAX / "LICENSE", fonts / "LICENSE")
+    write(static, STYLE_SHEET, TEMML)
 
 
 def setup(app: Sphinx) -> dict:

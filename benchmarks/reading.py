@@ -68,13 +68,13 @@ VISIBLE = r"""(practice) => {
     }
     return false;
   };
-  // Maths: MathJax's containers once typeset, Sphinx's spans before.
-  const maths = [...article.querySelectorAll("mjx-container, .math")]
-    .filter(el => !el.parentElement.closest("mjx-container, .math"));
+  // Maths: MathML (rendered at build time) in Sphinx's spans and divs.
+  const maths = [...article.querySelectorAll("math, .math")]
+    .filter(el => !el.parentElement.closest("math, .math"));
   let inline = 0, display = 0;
   for (const el of maths) {
     if (inSkipped(el) || !shown(el)) continue;
-    const isDisplay = el.matches("div.math, mjx-container[display='true']")
+    const isDisplay = el.matches("div.math, math[display='block']")
       || !!el.closest("div.math");
     if (isDisplay) display += 1; else inline += 1;
   }
@@ -88,7 +88,7 @@ VISIBLE = r"""(practice) => {
       .filter(line => line.trim()).length;
   }
   // Prose: every other visible text.
-  const excluded = "mjx-container, .math, script, style, .headerlink, "
+  const excluded = "math, .math, script, style, .headerlink, "
     + "button, .toggle-button, nav, .prev-next-area, .bd-footer-article";
   let words = 0;
   const walker = document.createTreeWalker(article, NodeFilter.SHOW_TEXT);

@@ -34,7 +34,7 @@ _REDIRECT = re.compile(r'<meta\s+http-equiv="refresh"', re.IGNORECASE)
 #: the page as it loads; this waits for the fonts it uses. The milliseconds
 #: since navigation started, or null if the page holds no rendered maths.
 WAIT_FOR_MATHS = """async () => {
-  if (!document.querySelector("mjx-container")) return null;
+  if (!document.querySelector("math")) return null;
   await document.fonts.ready;
   return performance.now();
 }"""
@@ -42,8 +42,8 @@ WAIT_FOR_MATHS = """async () => {
 
 #: JavaScript: every display equation of the page (with dropdowns opened if
 #: the argument is true): its label, its number (or the start of its MathML
-#: text), the width of its rendered maths, the width of the box MathJax puts
-#: it in, whether that box scrolls far enough to show all of it, the height of the
+#: text), the width of its rendered maths, the width of its <math> box,
+#: whether that box scrolls far enough to show all of it, the height of the
 #: scrollbar the box draws (0 for none, or an overlay), and whether it is
 #: masked (faded out at an edge it continues past).
 DISPLAY_EQUATIONS = r"""async (openDropdowns) => {
@@ -52,14 +52,17 @@ DISPLAY_EQUATIONS = r"""async (openDropdowns) => {
   }
   for (const _ of [1, 2]) await new Promise(done => requestAnimationFrame(done));
   return [...document.querySelectorAll("div.math")].flatMap(box => {
-    const container = box.querySelector("mjx-container");
+    const container = box.querySelector("math");
     if (!container) return [];
-    const maths = container.querySelector("mjx-math");
     const style = getComputedStyle(container);
     const number = box.querySelector(".eqno");
-    const mathml = container.querySelector("mjx-assistive-mml");
-    const tex = (mathml ? mathml.textContent : "").trim().replace(/\s+/g, " ");
-    const width = maths.getBoundingClientRect().width;
+    const tex = container.textContent.trim().replace(/\s+/g, " ");
+    // the formula's own width, from its first child's left edge to its last
+    // one's right edge (the <math> box is as wide as the column)
+    const parts = [...container.children].map(c => c.getBoundingClientRect());
+    const width = parts.length
+      ? Math.max(...parts.map(r => r.right)) - Math.min(...parts.map(r => r.left))
+      : 0;
     return [{
       id: box.id,
       name: number ? number.firstChild.textContent.trim() : tex.slice(0, 40),
@@ -67,7 +70,8 @@ DISPLAY_EQUATIONS = r"""async (openDropdowns) => {
       room: container.clientWidth,
       scrolls: ["auto", "scroll"].includes(style.overflowX)
         && container.scrollWidth + 1 >= width,
-      scrollbar: container.offsetHeight - container.clientHeight
+      // a MathML element has no offsetHeight (an HTML element's): its box's
+      scrollbar: container.getBoundingClientRect().height - container.clientHeight
         - parseFloat(style.borderTopWidth) - parseFloat(style.borderBottomWidth),
       faded: (style.maskImage || style.webkitMaskImage || "none") !== "none",
     }];

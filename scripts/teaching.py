@@ -44,7 +44,7 @@ PAGE_SETUP = {
 DECK_STATIC = [
     "revealjs",
     "posenc-maths.css",
-    "mathjax-fonts",
+    "maths-font",
     "posenc-player.js",
     "posenc-player.css",
     "posenc-slides.css",

@@ -33,11 +33,10 @@ BOOK = "posenc"
 #: again in its other colour mode (the markup is the same).
 COLOUR_RULES = ["color-contrast", "link-in-text-block"]
 
-#: What axe leaves out, each with its reason. Nothing so far: MathJax's
-#: runtime output (the maths is typeset in the browser until it is rendered
-#: at build time, issue 22 item 1) passes every rule. Were it to fail one,
-#: its elements (``mjx-container``) would be excluded here, named and
-#: argued, and nothing else.
+#: What axe leaves out, each with its reason. Nothing so far: the maths,
+#: MathML rendered at build time (Temml, _ext/prerender_maths.py), passes
+#: every rule. Were it to fail one, its elements (``math``) would be
+#: excluded here, named and argued, and nothing else.
 EXCLUDE: list[tuple[str, str]] = []
 
 #: JavaScript: the book's own rules, added to axe's (``axe.configure``).
@@ -46,9 +45,9 @@ EXCLUDE: list[tuple[str, str]] = []
 #:   ``span.math`` and ``div.math``, wherever the maths is typeset: in the
 #:   browser by MathJax, or at build time) holds a ``<math>`` element (MathML
 #:   that a screen reader reads or speaks) with text, or carries spoken text
-#:   of its own (``aria-label``). MathJax puts it in ``mjx-assistive-mml``;
-#:   a renderer at build time must put it there too. Hidden formulas (in a
-#:   closed dropdown) count.
+#:   of its own (``aria-label``). Temml's output is that MathML itself; a
+#:   renderer that drew glyphs (MathJax's CommonHTML) had to add it beside
+#:   them. Hidden formulas (in a closed dropdown) count.
 BOOK_RULES = """() => axe.configure({
   checks: [{
     id: "posenc-has-mathml",

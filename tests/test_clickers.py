@@ -516,7 +516,7 @@ def check_fresh_on_page(page: Path, chapter: str) -> None:
     from bs4 import BeautifulSoup
 
     soup = BeautifulSoup(page.read_text(), "html.parser")
-    for maths in soup.select("mjx-container"):
+    for maths in soup.select("math"):
         maths.decompose()
     sections = soup.select("section.clicker-question")
     expected = fresh()[chapter]

@@ -58,7 +58,7 @@ RAW_TEX = ("\\(", "\\)", "\\[", "\\]", "$$", "\\begin{")
 #: excluded). Hidden text counts too (closed dropdowns).
 FIND_RAW_TEX = r"""marks => {
   const copy = document.body.cloneNode(true);
-  copy.querySelectorAll("pre, code, script, style, textarea, noscript, mjx-container")
+  copy.querySelectorAll("pre, code, script, style, textarea, noscript, math")
     .forEach(e => e.remove());
   const text = copy.textContent;
   return marks.filter(m => text.includes(m)).map(m => {
@@ -106,7 +106,7 @@ CAPTION_PARTS = (
     "figcaption",
     "figcaption .caption-number",
     "figcaption .caption-text",
-    "figcaption mjx-container",
+    "figcaption math",
     "figcaption .posenc-caption-values",
 )
 #: JavaScript: the first caption's colour, and the contrast of each part of
@@ -306,10 +306,15 @@ PAGE_WIDTH = """() => ({
 #: it, the height of the scrollbar it draws, and whether it is faded.
 WIDE_INLINE_MATHS = """() => [...document.querySelectorAll("span.math")]
 .flatMap(box => {
-  const maths = box.querySelector("mjx-math");
+  const maths = box.querySelector("math");
   if (!maths) return [];
   const style = getComputedStyle(box);
-  const width = maths.getBoundingClientRect().width;
+  // the formula's width: its parts' (Temml's inline <math> wraps as a flex
+  // box, so its own box is cut to the span's)
+  const parts = [...maths.children].map(c => c.getBoundingClientRect());
+  const width = parts.length
+    ? Math.max(...parts.map(r => r.right)) - Math.min(...parts.map(r => r.left))
+    : 0;
   if (width <= box.clientWidth + 0.5) return [];
   return [{
     name: box.textContent.trim().slice(0, 40),
@@ -742,26 +747,32 @@ TEX_LEFT = re.compile(r"\\\(|\\\[|\$\$|\$\\|\$[^$\s][^$]{0,80}?\$|\\begin\{")
 
 @pytest.mark.parametrize("path", EVERY_FILE)
 def test_maths_arrives_rendered(site, path):
-    """Every formula is in the file as rendered markup (MathJax's CommonHTML,
-    made when the site was built: _ext/prerender_maths.py) with its MathML for
-    a screen reader; no TeX is left in the text, outside code, for a script
-    to typeset; no file loads MathJax; one with maths links the shared style
-    sheet, whose fonts are in the site. A fast test: no browser."""
+    """Every formula is in the file as MathML (Temml's, made when the site
+    was built: _ext/prerender_maths.py), which the browser draws and a
+    screen reader reads; no TeX is left in the text, outside code, for a
+    script to typeset; no file loads MathJax; one with maths links the
+    shared style sheet, whose fonts are in the site. A fast test: no browser."""
     text = (site / path).read_text(encoding="utf-8")
     unrendered = [
         inner[:60]
         for _, inner in MATHS_ELEMENT.findall(text)
-        if not re.search(r"<mjx-container.*<mjx-assistive-mml.*<math[ >]", inner, re.S)
+        if not re.fullmatch(
+            r"(<span class=\"eqno\">.*?</span>)?<math[ >].*</math>", inner.strip(), re.S
+        )
     ]
     assert unrendered == []
     body = text[text.find("<body") :]
     visible = " ".join(VisibleText(body).parts)
     assert TEX_LEFT.findall(visible) == [], "raw TeX in the text"
     assert "mathjax" not in " ".join(re.findall(r"<script[^>]*>", text)).lower()
-    if "<mjx-container" in text:
+    if "<math" in text:
         assert re.search(r'<link[^>]+href="[^"]*_static/posenc-maths\.css', text)
     sheet = (site / "_static" / "posenc-maths.css").read_text()
-    fonts = re.findall(r'url\("?([^")]+)"?\)', sheet)
+    fonts = [
+        u
+        for u in re.findall(r'url\("?([^")]+)"?\)', sheet)
+        if not u.startswith("data:")
+    ]
     assert fonts and all((site / "_static" / font).is_file() for font in fonts)
 
 

@@ -1,7 +1,7 @@
 """What each page of the built site weighs (issue 22): at most 1.5 MB,
 everything it loads counted, in the browser tests' own page loads; and, in
 pure Python, what it leaves out to weigh less (_ext/page_weight.py,
-_ext/maths_style.py, _ext/offline_site.py). ``make bench`` measures the
+scripts/maths_font.py, _ext/offline_site.py). ``make bench`` measures the
 weights and times as a reader's browser meets them (benchmarks/pages.py,
 benchmarks/phone.py).
 """
@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 
 import pytest
-import tinycss2
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -144,27 +143,21 @@ def test_every_icon_shown_is_in_the_cut_font(site):
         assert page_weight.icons(f'"{rule.group(1)}"') <= drawn, icon
 
 
-def test_the_maths_fonts_hold_what_they_draw(site):
-    """Each of MathJax's cut fonts holds every character the maths' style
-    sheet draws with it (_ext/maths_style.py), and little else."""
+def test_the_maths_font_holds_what_it_draws(site):
+    """The maths' font (Latin Modern Math, cut by scripts/maths_font.py)
+    holds every character the site's maths draws, and little else: the
+    characters it was cut to (ASCII, Greek, and those drawn when it was
+    cut)."""
+    import maths_font  # scripts/maths_font.py
     from fontTools.ttLib import TTFont
 
-    static = site / "_static"
-    sheet = (static / "posenc-maths.css").read_text(encoding="utf-8")
-    rules = [
-        tinycss2.serialize([rule])
-        for rule in tinycss2.parse_stylesheet(sheet, skip_comments=True)
-        if rule.type != "whitespace"
-    ]
-    drawn = maths_style.drawn_by_font(rules)
-    assert {"MathJax_Main-Regular.woff", "MathJax_Math-Italic.woff"} <= set(drawn)
-    for name, characters in drawn.items():
-        whole = set(TTFont(maths_style.FONTS / name).getBestCmap())
-        cut = set(TTFont(static / maths_style.FONTS_DIR / name).getBestCmap())
-        assert characters & whole <= cut, name
-        if name != maths_style.ZERO:
-            # and few more: those the font's layout rules reach (three in all)
-            assert len(cut - characters) <= 5, (name, sorted(cut - characters))
+    font = site / "_static" / maths_style.FONTS_DIR / maths_style.FONT_FILE
+    held = set(TTFont(font).getBestCmap())
+    drawn = maths_font.drawn(site)
+    assert len(drawn) > 150
+    assert sorted(f"U+{c:04X}" for c in drawn - held) == []
+    assert len(held) < 600
+    assert font.stat().st_size < 150_000
 
 
 def test_purge_keeps_what_a_page_could_use():

@@ -9,12 +9,12 @@ its computed font size times reveal.js's scale must be at least
 :data:`MIN_TEXT_PX` (24 px; 12 px in a screenshot scaled to 50 %, what the
 back row of a hall reads). That is every text node in the slide (title,
 bullets, figure captions, a player's slider labels, readouts and buttons,
-code, table cells) and every typeset formula (``mjx-container``: its body
-size; MathJax draws sub- and superscripts at 71 % of it, as print does).
+code, table cells) and every formula (``math``: its body size; the browser
+draws sub- and superscripts at 71 % of it, as TeX does).
 Left out, as the brief of issue 21 says: the speaker notes, reveal.js's
 slide number and controls (outside the slide), text that is not drawn
 (``display: none``, ``visibility: hidden``, ``hidden``) or visually hidden
-(MathJax's assistive MathML, a box of one pixel or less).
+(a box of one pixel or less).
 
 The text inside figures' pictures is measured by
 ``test_slides.test_figure_text_on_a_slide_is_large_enough_for_a_hall``.
@@ -46,7 +46,7 @@ TEXT_SIZES = r"""(least) => {
   const scale = Reveal.getScale();
   const small = [];
   const hidden = element =>
-    element.closest("aside.notes, mjx-assistive-mml, [hidden]") !== null;
+    element.closest("aside.notes, [hidden]") !== null;
   const drawn = element => {
     for (let e = element; e && e !== slide; e = e.parentElement) {
       const style = getComputedStyle(e);
@@ -71,14 +71,13 @@ TEXT_SIZES = r"""(least) => {
   while (walker.nextNode()) {
     const node = walker.currentNode;
     const host = node.parentElement;
-    if (!node.textContent.trim() || hidden(host) || host.closest("mjx-container"))
+    if (!node.textContent.trim() || hidden(host) || host.closest("math"))
       continue;
     if (!drawn(host)) continue;
     check(host, node.textContent);
   }
-  for (const maths of slide.querySelectorAll("mjx-container")) {
+  for (const maths of slide.querySelectorAll("math")) {
     if (hidden(maths) || !drawn(maths)) continue;
-    if (maths.parentElement.closest("mjx-container")) continue;
     check(maths, "(maths) " + (maths.closest(".math")?.dataset.tex || ""));
   }
   return small;
@@ -92,13 +91,14 @@ CLIPPED = r"""() => {
   const slide = Reveal.getCurrentSlide();
   const cut = [];
   for (const e of slide.querySelectorAll(".posenc-slide-body *")) {
-    // MathJax's stretchy delimiters clip their own parts, by design
-    if (e.closest("aside.notes, mjx-container")) continue;
+    // inside a formula: the browser's MathML layout (the formula's own box
+    // is measured, as any other)
+    if (e.closest("aside.notes") || e.parentElement.closest("math")) continue;
     const style = getComputedStyle(e);
     const across = style.overflowX !== "visible"
       ? e.scrollWidth - e.clientWidth : 0;
-    // down: code only (a formula's box is a few px shorter than MathJax's
-    // depths and heights, with nothing cut: seen in the screenshots)
+    // down: code only (a formula's box may be a few px shorter than its
+    // depths and heights, with nothing cut)
     const down = style.overflowY !== "visible" && e.matches("pre, pre *")
       ? e.scrollHeight - e.clientHeight : 0;
     if (across > 1 || down > 1)

@@ -97,7 +97,9 @@ MEASURE = r"""() => {
     const node = walker.currentNode;
     const host = node.parentElement;
     if (!node.textContent.trim() || host.closest("aside.notes")) continue;
-    if (host.closest("mjx-assistive-mml")) continue;
+    // the maths' own sizes (scripts are smaller) are TeX's, as MathJax drew
+    // them (its glyphs were no text nodes): not measured here
+    if (host.closest("math")) continue;
     const style = getComputedStyle(host);
     if (style.display === "none" || style.visibility === "hidden") continue;
     if (host.closest("[hidden]")) continue;
@@ -109,7 +111,7 @@ MEASURE = r"""() => {
       code.push(node.textContent.trim().slice(0, 30) + " " + px);
   }
   const copy = slide.cloneNode(true);
-  copy.querySelectorAll("aside.notes, mjx-container, script, style")
+  copy.querySelectorAll("aside.notes, math, script, style")
     .forEach(e => e.remove());
   const images = [...slide.querySelectorAll("img")].map(img => ({
     src: img.getAttribute("src").slice(0, 60),
@@ -127,7 +129,7 @@ MEASURE = r"""() => {
     small, points, code, images, scale, overflow,
     height: box.height,
     text: copy.textContent,
-    untypeset: maths.filter(m => !m.querySelector("mjx-container")).length,
+    untypeset: maths.filter(m => !m.querySelector("math")).length,
   };
 }"""
 
@@ -514,7 +516,7 @@ SHOW_ALL = """(h) => {
 #: JavaScript: how much of the height below the title the content spans.
 #: The content is every box drawn in the slide's body: each line of text
 #: (the client rectangles of its text nodes), each image, each typeset
-#: formula (``mjx-container``), each form control; the notes are not
+#: formula (``math``), each form control; the notes are not
 #: content. ``available`` is from the bottom of the title's box to the
 #: bottom of the slide; ``spanned`` from the highest top to the lowest
 #: bottom of the content's boxes.
@@ -528,13 +530,13 @@ SPAN = r"""() => {
   while (walker.nextNode()) {
     const node = walker.currentNode;
     if (!node.textContent.trim()) continue;
-    if (node.parentElement.closest("mjx-container, aside.notes")) continue;
+    if (node.parentElement.closest("math, aside.notes")) continue;
     const range = document.createRange();
     range.selectNodeContents(node);
     boxes.push(...range.getClientRects());
   }
-  body.querySelectorAll("img, mjx-container, svg, canvas, input, button, select")
-    .forEach(e => { if (!e.closest("mjx-container") || e.matches("mjx-container"))
+  body.querySelectorAll("img, math, svg, canvas, input, button, select")
+    .forEach(e => { if (!e.parentElement.closest("math"))
       boxes.push(e.getBoundingClientRect()); });
   const drawn = boxes.filter(b => b.width > 0 && b.height > 0);
   const top = title.getBoundingClientRect().bottom;
@@ -567,15 +569,15 @@ FIGURES = r"""() => {
   const walker = document.createTreeWalker(body, NodeFilter.SHOW_TEXT);
   while (walker.nextNode()) {
     const node = walker.currentNode;
-    if (!node.textContent.trim() || node.parentElement.closest("mjx-container"))
+    if (!node.textContent.trim() || node.parentElement.closest("math"))
       continue;
     const range = document.createRange();
     range.selectNodeContents(node);
     for (const box of range.getClientRects()) room(box, node.parentElement);
   }
-  body.querySelectorAll("img, mjx-container").forEach(e => {
+  body.querySelectorAll("img, math").forEach(e => {
     const box = e.getBoundingClientRect();
-    if (box.height > 0 && !e.parentElement.closest("mjx-container")) room(box, e);
+    if (box.height > 0 && !e.parentElement.closest("math")) room(box, e);
   });
   const images = body.querySelectorAll("img[data-design-width]");
   return {

@@ -45,12 +45,12 @@
   // report every one of them.
   document
     .querySelectorAll(
-      "button mjx-container, label mjx-container, button span.math, label span.math",
+      "button math, label math, button span.math, label span.math",
     )
     .forEach((formula) => { formula.tabIndex = -1; });
   const boxes = [
     ...document.querySelectorAll(
-      "div.math > mjx-container, span.math, .pst-scrollable-table-container",
+      "div.math > math, span.math, .pst-scrollable-table-container",
     ),
   ];
   const markAll = () => boxes.map(measure).forEach(mark);

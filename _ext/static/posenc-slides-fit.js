@@ -25,14 +25,14 @@
     while (walker.nextNode()) {
       const node = walker.currentNode;
       if (!node.textContent.trim()) continue;
-      if (node.parentElement.closest("mjx-container")) continue;
+      if (node.parentElement.closest("math")) continue;
       const range = document.createRange();
       range.selectNodeContents(node);
       for (const box of range.getClientRects()) yield [box, node.parentElement];
     }
     for (const element of body.querySelectorAll(
-      "img, mjx-container, svg, canvas, input, button, select")) {
-      if (element.parentElement.closest("mjx-container")) continue;
+      "img, math, svg, canvas, input, button, select")) {
+      if (element.parentElement.closest("math")) continue;
       const box = element.getBoundingClientRect();
       if (box.height > 0) yield [box, element];
     }
