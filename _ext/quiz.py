@@ -37,7 +37,8 @@ numbered F1, F2, ... per chapter in the order written. Then:
   editions, :func:`write_clicker_pages`): the chapter's fresh questions,
   then its self-checks ("Review question 1", ...), with their options, one
   question to a screen on a projector, *with no answer in the page's
-  source*: no verdict, no explanation, no script. The self-checks come
+  source*: no verdict, no explanation; its one script only steps between
+  questions. The self-checks come
   from the built chapter page's question and option texts alone; the
   fresh ones from the key's source, of which :func:`fresh_questions`
   reads the question and the option texts alone (rendered with
