@@ -76,18 +76,26 @@ THEME_TAB_STOPS = re.compile(
 #: The same in the next frame (when the browser lays the page out anyway),
 #: measuring every box first, then setting the tab stops that change.
 #: A box in a closed dropdown is left for when it opens (:data:`THEME_RESIZE`):
-#: measuring it has the browser lay out the dropdown's hidden content.
+#: measuring it has the browser lay out the dropdown's hidden content. So is
+#: a box in a section the browser has not laid out yet (``content-visibility:
+#: auto``, static/posenc-book.css): for when it is shown, or laid out in
+#: idle time (static/posenc-sections.js, which then fires ``resize``).
 BATCHED_TAB_STOPS = (
     "requestAnimationFrame(()=>(s=>{const v=s.map(e=>e.scrollWidth>e.clientWidth"
     "||e.scrollHeight>e.clientHeight?0:-1);"
     "s.forEach((e,i)=>{e.tabIndex!==v[i]&&(e.tabIndex=v[i])})})"
     "([...document.querySelectorAll(\\1)]"
-    '.filter(e=>!e.closest("details:not([open])"))))'
+    '.filter(e=>!e.closest("details:not([open])")&&'
+    "!(e.checkVisibility&&!e.checkVisibility({contentVisibilityAuto:!0})))))"
 )
 #: The theme sets the tab stops again when the window is resized; so it does
-#: when a dropdown opens or closes (``toggle`` does not bubble: captured).
+#: when a dropdown opens or closes, and when a section is shown or skipped
+#: (neither event bubbles: captured).
 THEME_RESIZE = 'window.addEventListener("resize",t)'
-ON_TOGGLE = THEME_RESIZE + ',document.addEventListener("toggle",t,!0)'
+ON_TOGGLE = (
+    THEME_RESIZE + ',document.addEventListener("toggle",t,!0)'
+    ',document.addEventListener("contentvisibilityautostatechange",t,!0)'
+)
 
 
 #: The colour scheme in force, as the theme's script sets it once the page

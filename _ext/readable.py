@@ -8,6 +8,9 @@
   pointer; the theme's "back to top" button, which on a narrow screen sat in
   the middle of the text (over a caption, as often as not), is a small round
   button in the sticky header bar there, where it covers nothing.
+* ``static/posenc-sections.js`` with it: a chapter's sections (h2) are
+  laid out and painted when they come near the screen
+  (``content-visibility: auto``), then, after the load, in idle time.
 * The introduction's figures carry no number: the introduction is no
   chapter, and a bare "Fig. 1" would read like chapter 1's (see
   ``appendix_numbers.py`` for the appendix's "Fig. A.1").
@@ -27,6 +30,7 @@ from sphinx.application import Sphinx
 
 STATIC = Path(__file__).resolve().parent / "static"
 STYLE = "posenc-book.css"
+SECTIONS = "posenc-sections.js"
 #: A URL in running text, without the punctuation that ends a sentence.
 URL = re.compile(r"https?://[^\s<>\"]*[^\s<>\".,;:)]")
 
@@ -65,6 +69,7 @@ def link_urls(app: Sphinx, doctree: nodes.document, docname: str) -> None:
 def setup(app: Sphinx) -> dict:
     app.connect("config-inited", add_style)
     app.add_css_file(STYLE)
+    app.add_js_file(SECTIONS, loading_method="defer")
     app.connect("doctree-resolved", link_urls)
     # after Sphinx's table-of-contents collector (priority 500) numbers them
     app.connect("env-get-updated", unnumber_root_figures, priority=900)

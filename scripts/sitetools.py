@@ -40,6 +40,28 @@ WAIT_FOR_MATHS = """async () => {
 }"""
 
 
+#: JavaScript: on a page whose chapter has sections (h2), until every one is
+#: laid out (``_ext/static/posenc-sections.js`` lays out, in idle time after
+#: the load, those the browser left for when they come near the screen; it
+#: marks the root ``data-posenc-sections`` "laying-out", then "laid-out")
+#: and the theme has set its tab stops again (300 ms after the resize that
+#: script then fires, in the next frame): the page as it is from then on,
+#: whose every box that scrolls is marked and a tab stop. At once where the
+#: script has not run (no sections, JavaScript off); an error after 30 s.
+WAIT_FOR_SECTIONS = """async () => {
+  const root = document.documentElement;
+  if (!root.dataset.posencSections) return;
+  const start = performance.now();
+  while (root.dataset.posencSections !== "laid-out") {
+    if (performance.now() - start > 30000) {
+      throw new Error("the sections were not laid out within 30 s");
+    }
+    await new Promise(done => setTimeout(done, 50));
+  }
+  await new Promise(done => setTimeout(done, 350));
+  for (const _ of [1, 2]) await new Promise(done => requestAnimationFrame(done));
+}"""
+
 #: JavaScript: every display equation of the page (with dropdowns opened if
 #: the argument is true): its label, its number (or the start of its MathML
 #: text), the width of its rendered maths, the width of its <math> box,

@@ -58,8 +58,10 @@ OPEN_DROPDOWNS = """() => document.querySelectorAll("details")
 
 
 def wait_for_page(page) -> None:
-    """Until the maths is typeset and every image has loaded."""
+    """Until the maths is typeset, every section laid out (and the boxes
+    that scroll marked) and every image has loaded."""
     page.evaluate(sitetools.WAIT_FOR_MATHS)
+    page.evaluate(sitetools.WAIT_FOR_SECTIONS)
     page.wait_for_load_state("load")
 
 

@@ -187,8 +187,11 @@ def open_page(browser, base_url: str, visit: Visit, **context_options):
 
 
 def load(page, url: str) -> None:
+    """Until the page has loaded and (JavaScript on) every section is laid
+    out: the page as it stays (sitetools.WAIT_FOR_SECTIONS)."""
     response = page.goto(url, wait_until="load")
     assert response is not None and response.ok, f"{url}: HTTP error"
+    page.evaluate(sitetools.WAIT_FOR_SECTIONS)
 
 
 @pytest.fixture(scope="session")

@@ -14,8 +14,15 @@
   // browser lay out the dropdown's hidden content for it, frame after frame
   // (the ResizeObserver saw it change size each time). It is measured when
   // the dropdown opens (its size changes from nothing).
+  // So does a box in a section the browser has not laid out yet (a section
+  // past the first screen, content-visibility: auto in posenc-book.css): the
+  // ResizeObserver reports it once its section is laid out (when it comes
+  // near, or in idle time: posenc-sections.js).
   const measure = (box) => {
     if (box.closest("details:not([open])")) return null;
+    if (box.checkVisibility && !box.checkVisibility({ contentVisibilityAuto: true })) {
+      return null;
+    }
     const hidden = box.scrollWidth - box.clientWidth;
     return {
       box,
