@@ -151,8 +151,12 @@ def load_page(browser, base_url: str, path: str) -> PhoneLoad:
 def measure(site: Path, only: list[str] | None = None) -> list[PhoneLoad]:
     from playwright.sync_api import sync_playwright
 
-    pages = only or [
-        p for p in sitetools.html_pages(site) if not sitetools.is_redirect(site, p)
+    # A redirect page (an old address) has no load of its own to measure:
+    # left out, also when named.
+    pages = [
+        p
+        for p in only or sitetools.html_pages(site)
+        if not sitetools.is_redirect(site, p)
     ]
     with sync_playwright() as playwright:
         browser = sitetools.launch(playwright)
