@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import axe
 import pytest
+import sitetools
 from test_site import BUILT, SITE, Visit, load, open_page
 
 PAGE = "book/instructor/exam_questions.html"
@@ -23,6 +24,8 @@ def exam(chromium, base_url):
     visit = Visit()
     page = open_page(chromium, base_url, visit, color_scheme="light")
     load(page, base_url + PAGE)
+    # every section laid out (innerText leaves out one that is not)
+    page.evaluate(sitetools.WAIT_FOR_SECTIONS)
     yield page, visit
     page.context.close()
 

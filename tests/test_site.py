@@ -187,11 +187,8 @@ def open_page(browser, base_url: str, visit: Visit, **context_options):
 
 
 def load(page, url: str) -> None:
-    """Until the page has loaded and (JavaScript on) every section is laid
-    out: the page as it stays (sitetools.WAIT_FOR_SECTIONS)."""
     response = page.goto(url, wait_until="load")
     assert response is not None and response.ok, f"{url}: HTTP error"
-    page.evaluate(sitetools.WAIT_FOR_SECTIONS)
 
 
 @pytest.fixture(scope="session")
@@ -446,6 +443,9 @@ def page_layouts(browser, base_url):
         page = open_page(chromium, base_url, record, **SIZES[loaded])
         load(page, base_url + path)
         typeset_ms = page.evaluate(sitetools.WAIT_FOR_MATHS)
+        # the page as it stays: every section laid out, boxes that scroll
+        # marked and tab stops (sitetools.WAIT_FOR_SECTIONS)
+        page.evaluate(sitetools.WAIT_FOR_SECTIONS)
         if loaded == "desktop":
             # the page as a reader first sees it, before dropdowns open
             visited[path] = record

@@ -231,10 +231,14 @@ def test_scripts_measure_the_page_before_they_change_it(browser, base_url, path)
     page.wait_for_timeout(1500)
     forced, writes = page.evaluate("() => [window.__forced, window.__writes]")
     marked = page.locator(".posenc-more-right").count()
+    # posenc-sections.js lays out each section in idle time after the load,
+    # reading its height: one layout of that section alone, meant (each
+    # section of a chapter, _ext/static/posenc-sections.js)
+    sections = page.locator(".bd-article > section > section").count()
     context.close()
     assert marked > 0
     assert writes > 0  # the count sees the scripts' changes
-    assert forced <= MOST_FORCED, f"{forced} reads after {writes} changes"
+    assert forced <= MOST_FORCED + sections, f"{forced} reads after {writes} changes"
 
 
 #: A page with the header's download menu, in every build.
