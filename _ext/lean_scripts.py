@@ -36,8 +36,9 @@ And, for every page (:func:`lean_page_scripts`):
   kernel" button, which this book does not have (``_config.yml``: no launch
   buttons; the site runs no kernel and asks no other host for anything).
   And on a page without what they work on (:data:`ONLY_WITH`),
-  sphinx-design's tabs script (no page has tabs) and sphinx-copybutton's
-  two (a page without code).
+  sphinx-design's tabs script (no page has tabs), sphinx-copybutton's
+  two (a page without code) and sphinx-togglebutton's (no page has its
+  toggles).
 * **loaded on first use**: the theme's Bootstrap (``scripts/bootstrap.js``,
   81 kB, a fifth to a third of the time the scripts took on a phone as a
   page loaded), which serves the header's download menu and the buttons'
@@ -134,20 +135,40 @@ def deferred(script):
     return _JavaScript(script.filename, priority=script.priority, **attributes)
 
 
+def has_toggles(body: str) -> bool:
+    """Whether ``body`` has what sphinx-togglebutton works on (its selector,
+    ``.toggle, .admonition.dropdown``): an element of class ``toggle``, or
+    an admonition of class ``dropdown``. The book's dropdowns are
+    ``<details>`` (sphinx-design's, myst-nb's hidden cells), which it leaves
+    alone."""
+    for value in re.findall(r'\bclass="([^"]*)"', body):
+        classes = set(value.split())
+        if "toggle" in classes or {"admonition", "dropdown"} <= classes:
+            return True
+    return False
+
+
 #: Scripts an extension puts on every page, each needed only on a page whose
-#: body has what it works on: sphinx-design's tab sets, sphinx-copybutton's
-#: code blocks (its selector, ``div.highlight pre``).
+#: body has what it works on (a text it holds, or a test of it):
+#: sphinx-design's tab sets, sphinx-copybutton's code blocks (its selector,
+#: ``div.highlight pre``), sphinx-togglebutton's toggles (no page has one).
 ONLY_WITH = {
     "design-tabs.js": "sd-tab-set",
     "clipboard.min.js": 'class="highlight',
     "copybutton.js": 'class="highlight',
+    "togglebutton.js": has_toggles,
 }
+
+
+def present(marker, body: str) -> bool:
+    """Whether ``body`` has what ``marker`` (of :data:`ONLY_WITH`) asks for."""
+    return marker(body) if callable(marker) else marker in body
 
 
 def needed(script, body: str) -> bool:
     """Whether a page whose body is ``body`` needs ``script``."""
     marker = ONLY_WITH.get(_name(script))
-    return marker is None or marker in body
+    return marker is None or present(marker, body)
 
 
 def lean_page_scripts(app, pagename, templatename, context, doctree) -> None:

@@ -162,6 +162,9 @@ def setup(app):
     # Scripts that never hold a page up: deferred, thebe's dropped, the
     # theme's tab stops measured at once (_ext/lean_scripts.py).
     app.setup_extension("lean_scripts")
+    # One style sheet and one script file a page, its inline scripts before
+    # them (_ext/page_bundles.py), last of all.
+    app.setup_extension("page_bundles")
     app.connect("config-inited", quiet_pages)
     app.connect("config-inited", add_static_path)
     app.add_css_file("posenc-widths.css")

@@ -46,6 +46,7 @@ import os
 import re
 from pathlib import Path
 
+import page_bundles
 import tinycss2
 from sphinx.util import logging
 
@@ -224,6 +225,7 @@ def theirs(sheet: Path, static: Path) -> bool:
         and sheet.name not in KEEP
         and not (OWN / sheet.name).exists()
         and "revealjs" not in sheet.relative_to(static).parts
+        and page_bundles.BUNDLES not in sheet.relative_to(static).parts
     )
 
 
@@ -311,6 +313,9 @@ def lighter_site(app, exception) -> None:
     for page, text in pages.items():
         page_words(text, page, words, scripts)
         sheets.update((page.parent / h).resolve() for h in STYLESHEET.findall(text))
+        # a page an earlier build bundled (page_bundles): its bundles' files
+        for member in page_bundles.members(text, static):
+            (sheets if member.suffix == ".css" else scripts).add(member)
     for script in scripts:
         if script.is_file():
             words.update(WORD.findall(script.read_text(encoding="utf-8")))

@@ -101,6 +101,27 @@ DISPLAY_EQUATIONS = r"""async (openDropdowns) => {
 }"""
 
 
+#: A style sheet or script file a page loads, by its tag (not a script typed
+#: for no browser to run, such as Bootstrap's, loaded on first use): its
+#: address, and for a bundle (``_ext/page_bundles.py``) the files in it.
+_ASSET_TAG = re.compile(
+    r'<(?:link\b(?=[^>]*\brel="stylesheet")[^>]*\bhref|script\b(?![^>]*\btype="text/x-)'
+    r'[^>]*\bsrc)="([^"]*)"[^>]*>'
+)
+
+
+def page_assets(text: str) -> list[str]:
+    """The file names of the style sheets and script files a page (its
+    ``text``) loads, in order, each bundle's files in its place: names
+    without their folder or query (``posenc-maths.css``)."""
+    names = []
+    for tag in _ASSET_TAG.finditer(text):
+        bundle = re.search(r'\bdata-bundle="([^"]*)"', tag.group(0))
+        files = bundle.group(1).split() if bundle else [tag.group(1)]
+        names += [Path(f.split("?")[0]).name for f in files]
+    return names
+
+
 def site_dir() -> Path:
     """The site under test: ``POSENC_SITE``, else ``_build/html`` of the repo."""
     return Path(os.environ.get("POSENC_SITE") or ROOT / "_build" / "html").resolve()

@@ -41,7 +41,12 @@ FORMULA = re.compile(
 )
 MATH_TAG = re.compile(r"<math\b([^>]*)>")
 PRELOAD = re.compile(r'<link rel="preload" href="([^"]+)" as="font"[^>]*>')
-SHEET = re.compile(r'<link[^>]*href="([^"]*?)posenc-maths\.css[^"]*"[^>]*>')
+#: The maths' style sheet's tag, or the tag of the bundle that holds it
+#: (_ext/page_bundles.py).
+SHEET = re.compile(
+    r'<link[^>]*(?:href="[^"]*?posenc-maths\.css[^"]*"'
+    r'|data-bundle="[^"]*\bposenc-maths\.css\b[^"]*")[^>]*>'
+)
 
 
 def read(path: str) -> str:

@@ -103,7 +103,6 @@ COUNT_FORCED = """(() => {
   };
 })()"""
 SCRIPT = re.compile(r"<script\b([^>]*)>(.*?)</script>", re.DOTALL)
-SCRIPT_SRC = re.compile(r'<script\b[^>]*\bsrc="([^"]*)"')
 
 
 def head(text: str) -> str:
@@ -152,17 +151,30 @@ def test_no_page_runs_bootstrap_as_it_loads(site, path):
     assert tags == [
         re.search(r'<script type="text/x-load-on-use" src="[^"]*"', text).group(0) + ">"
     ], tags
-    assert re.search(r'<script defer="defer" src="[^"]*posenc-menus\.js', text)
+    assert lean_scripts.MENUS_SCRIPT in sitetools.page_assets(text)
 
 
 @pytest.mark.parametrize("path", PAGES)
 def test_scripts_load_only_where_needed(site, path):
-    """sphinx-design's tabs script only on a page with tabs, and
-    sphinx-copybutton's two only on a page with code."""
+    """sphinx-design's tabs script only on a page with tabs,
+    sphinx-copybutton's two only on a page with code, sphinx-togglebutton's
+    only on a page with its toggles."""
     text = (site / path).read_text(encoding="utf-8")
-    scripts = {Path(s.split("?")[0]).name for s in SCRIPT_SRC.findall(text)}
+    scripts = set(sitetools.page_assets(text))
     for script, marker in lean_scripts.ONLY_WITH.items():
-        assert (script in scripts) <= (marker in text), script
+        assert (script in scripts) <= lean_scripts.present(marker, text), script
+
+
+def test_toggles_are_found_as_togglebutton_finds_them():
+    """An element of class ``toggle`` or an admonition of class
+    ``dropdown`` needs togglebutton.js; a ``dropdown-toggle`` button, a
+    ``<details>`` dropdown or a ``sidebar-toggle`` does not."""
+    assert lean_scripts.has_toggles('<div class="cell toggle">')
+    assert lean_scripts.has_toggles('<div class="admonition note dropdown">')
+    assert not lean_scripts.has_toggles(
+        '<button class="btn dropdown-toggle"><label class="sidebar-toggle">'
+        '<details class="sd-dropdown"><div class="dropdown">'
+    )
 
 
 def test_only_our_script_sets_up_back_to_top(site):

@@ -1,0 +1,318 @@
+"""One style sheet and one script file a page, and no script waiting for
+the style sheets (issue 22: maths readable on a phone within 1.25 times the
+page's load with JavaScript off).
+
+A page of the theme asked for 15 style sheets (one of them importing a
+16th, which could only be asked for once the first had come) and 10 to 13
+script files. On a phone (``benchmarks/phone.py``) the browser keeps the
+scripts' requests waiting while the head's style sheets load, a few at a
+time, and the head's inline scripts (the colour scheme, the search's and
+the toggles' settings) stopped the parser until every style sheet had
+come: the page's body was parsed only then, where with JavaScript off it
+is parsed while they load. When the build has finished, every page of the
+theme (:data:`lean_scripts.THEME_PAGE`) is rewritten:
+
+* **its inline scripts first**: the head's inline scripts, and
+  ``documentation_options.js`` written in the page, move before the first
+  style sheet, in the same order. None of them reads a style; each only
+  sets a name the deferred scripts read (or, the colour scheme, an
+  attribute of the root), so none has to wait for the style sheets now.
+* **one style sheet**: the head's style sheets, in order, as one file in
+  ``_static/bundles`` (``@import`` written in, each ``url()`` pointing
+  from the new place to the same file): the same rules in the same order.
+* **one script file**: each run of deferred script files that follow one
+  another in the page (any other deferred script, with attributes of its
+  own, such as the players' ``data-frames-key``, one that reads its own
+  tag, ``document.currentScript``, or one from outside ``_static``, ends a
+  run), in order, as one file: they ran one after
+  another anyway. The file runs each as a script of its own
+  (:data:`RUN_EACH`), not as one script: joined, a file's ``"use strict"``
+  would apply to the files after it, and a name declared with ``const`` in
+  a later file would exist, uninitialised, for the files before it
+  (sphinx_highlight.js asks ``typeof Search``, which searchtools.js
+  declares: joined, that check threw, and the search page found nothing).
+
+A bundle's tag names its files (``data-bundle``, paths in ``_static``): a
+bundle is named after its files and written again from them on every
+build, also for a page an incremental build did not write again
+(``page_weight`` purges the theme's style sheets first, reading what
+pages use through :func:`members`). ``scripts/sitetools.page_assets``
+lists a page's files as it loads them, bundles opened.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from pathlib import Path
+
+import lean_scripts
+
+BUNDLES = "bundles"
+#: A style sheet, or a script file, of a page, with its attributes.
+LINK = re.compile(r'[ \t]*<link\b(?=[^>]*\brel="stylesheet")([^>]*)/?>\n?')
+SCRIPT = re.compile(r"[ \t]*<script\b([^>]*)>(.*?)</script>\n?", re.DOTALL)
+FONT_PRELOAD = re.compile(r'[ \t]*<link rel="preload"[^>]*\bas="font"[^>]*>\n?')
+ATTRIBUTE = re.compile(r'([\w-]+)(?:="([^"]*)")?')
+#: What a style sheet or script file may have and still join a bundle.
+PLAIN_LINK = {"href", "rel", "type"}
+PLAIN_SCRIPT = {"src", "defer"}
+OPTIONS = "documentation_options.js"
+#: Comments that would point a bundle at another file's source map.
+SOURCE_MAP = re.compile(
+    r"^[ \t]*(?://[#@] sourceMappingURL=.*|/\*[#@] sourceMappingURL=.*?\*/)[ \t]*$",
+    re.MULTILINE,
+)
+IMPORT = re.compile(r'@import\s+(?:url\()?\s*["\']?([^"\')\s;]+)["\']?\s*\)?\s*;')
+#: A ``url()``, quoted or not, whole: a quoted one may hold another (an SVG
+#: written in a data URL: ``marker-end='url(%23a)'``), which is not a file.
+URL = re.compile(r"""url\(\s*(?:"([^"]*)"|'([^']*)'|([^"')\s]+))\s*\)""")
+#: A script bundle: each file run as a script of its own, in order, as its
+#: own tag would have run it (its own "use strict", a name it declares
+#: unknown to the files before it, an error stopping no other file).
+RUN_EACH = """(() => {
+  const run = code => {
+    const script = document.createElement("script");
+    script.text = code;
+    document.head.appendChild(script).remove();
+  };
+"""
+#: Each file's name where a browser's tools and an error's stack show it.
+SOURCE_URL = "\n//# sourceURL=_static/{}\n"
+CHARSET = re.compile(r'@charset\s+"[^"]*";')
+
+
+def attributes(text: str) -> dict[str, str]:
+    return {name: value or "" for name, value in ATTRIBUTE.findall(text)}
+
+
+def static_path(href: str, page: Path, static: Path) -> str | None:
+    """``href`` of ``page`` as a path inside ``static`` (no query); None
+    for a file elsewhere (such as the search page's ``searchindex.js``)."""
+    target = (page.parent / href.split("?")[0].split("#")[0]).resolve()
+    return (
+        target.relative_to(static).as_posix() if target.is_relative_to(static) else None
+    )
+
+
+def style_text(sheet: Path, bundle_dir: Path, seen: tuple[Path, ...] = ()) -> str:
+    """``sheet``'s rules as they read from ``bundle_dir``: imports written
+    in, ``url()`` pointing at the same files, no charset or source map."""
+    if sheet in seen:
+        raise ValueError(f"{sheet}: imports itself")
+    css = sheet.read_text(encoding="utf-8")
+
+    def imported(match: re.Match) -> str:
+        return style_text(
+            (sheet.parent / match.group(1)).resolve(), bundle_dir, seen + (sheet,)
+        )
+
+    def moved(match: re.Match) -> str:
+        url = next(g for g in match.groups() if g is not None).strip()
+        if url.startswith(("data:", "#", "/")) or re.match(r"[a-z]+:", url):
+            return match.group(0)
+        target = (sheet.parent / url).resolve()
+        return f'url("{Path(os.path.relpath(target, bundle_dir)).as_posix()}")'
+
+    css = IMPORT.sub(imported, CHARSET.sub("", css))
+    return URL.sub(moved, SOURCE_MAP.sub("", css))
+
+
+def code(script: Path, name: str) -> str:
+    """``script``'s code as a bundle runs it, named as in ``_static``."""
+    return SOURCE_MAP.sub("", script.read_text(encoding="utf-8")) + SOURCE_URL.format(
+        name
+    )
+
+
+def bundle_name(files: list[str], suffix: str) -> str:
+    digest = hashlib.sha256("\n".join(files).encode()).hexdigest()[:12]
+    return f"{BUNDLES}/page-{digest}{suffix}"
+
+
+def bundle_text(static: Path, files: list[str], suffix: str) -> str:
+    """The text of the bundle of ``files`` (paths in ``static``), a style
+    sheet (``suffix`` ".css") or a script file (".js")."""
+    folder = (static / bundle_name(files, suffix)).parent
+    if suffix == ".css":
+        return "".join(f"/* {f} */\n{style_text(static / f, folder)}\n" for f in files)
+    each = (f"/* {f} */\nrun({json.dumps(code(static / f, f))});\n" for f in files)
+    return RUN_EACH + "".join(each) + "})();\n"
+
+
+def write_bundle(static: Path, files: list[str], suffix: str) -> tuple[str, str]:
+    """Write the bundle of ``files`` (:func:`bundle_text`); its path in
+    ``static`` and a digest of its text (the tag's ``?v=``)."""
+    name = bundle_name(files, suffix)
+    text = bundle_text(static, files, suffix)
+    (static / name).parent.mkdir(exist_ok=True)
+    (static / name).write_text(text, encoding="utf-8")
+    return name, digest(text)
+
+
+def digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:8]
+
+
+def members(text: str, static: Path) -> list[Path]:
+    """The files of the bundles a page (its ``text``) loads."""
+    return [
+        static / f
+        for match in re.finditer(r'\bdata-bundle="([^"]*)"', text)
+        for f in match.group(1).split()
+    ]
+
+
+def up(page: Path, static: Path) -> str:
+    """The path from ``page``'s folder to ``static``, ending in ``/``."""
+    return Path(os.path.relpath(static, page.parent)).as_posix() + "/"
+
+
+def inline_scripts_first(head: str, page: Path, static: Path) -> str:
+    """``head`` with its inline scripts after the first style sheet, and
+    ``documentation_options.js``, moved before it (module docstring)."""
+    first = LINK.search(head)
+    if not first:
+        return head
+    before, after = head[: first.start()], head[first.start() :]
+    moved: list[str] = []
+
+    def take(match: re.Match) -> str:
+        found = attributes(match.group(1))
+        src = found.get("src", "")
+        if Path(src.split("?")[0]).name == OPTIONS and set(found) == {"src"}:
+            body = (static / static_path(src, page, static)).read_text(encoding="utf-8")
+            moved.append(f"<script>{body.strip()}</script>\n")
+            return ""
+        if (
+            not src
+            and found.keys() <= {"type"}
+            and found.get("type", "text/javascript") == "text/javascript"
+        ):
+            moved.append(f"<script>{match.group(2).strip()}</script>\n")
+            return ""
+        return match.group(0)
+
+    after = SCRIPT.sub(take, after)
+    return before + "".join("    " + m for m in moved) + after
+
+
+def bundled_styles(head: str, page: Path, static: Path, written: dict) -> str:
+    """``head`` with its style sheets as one (module docstring)."""
+    links = list(LINK.finditer(head))
+    if len(links) < 2:
+        return head
+    files = []
+    for link in links:
+        found = attributes(link.group(1))
+        if set(found) - PLAIN_LINK or found.get("rel") != "stylesheet":
+            raise ValueError(
+                f"{page.name}: a style sheet of its own kind: {link.group(0).strip()}"
+            )
+        files.append(static_path(found["href"], page, static))
+    key = tuple(files)
+    if key not in written:
+        written[key] = write_bundle(static, files, ".css")
+    name, digest = written[key]
+    tag = (
+        f'    <link rel="stylesheet" href="{up(page, static)}{name}?v={digest}" '
+        f'data-bundle="{" ".join(files)}" />\n'
+    )
+    rest = LINK.sub("", head[links[0].start() :])
+    # a font preloaded after a style sheet is asked for before the bundle,
+    # as it was before the style sheet that uses it
+    fonts = FONT_PRELOAD.findall(rest)
+    rest = FONT_PRELOAD.sub("", rest)
+    return head[: links[0].start()] + "".join(fonts) + tag + rest
+
+
+def bundled_scripts(text: str, page: Path, static: Path, written: dict) -> str:
+    """``text`` with each run of deferred script files as one (module
+    docstring)."""
+    runs: list[list[re.Match]] = [[]]
+    for match in SCRIPT.finditer(text):
+        found = attributes(match.group(1))
+        if "defer" not in found or "src" not in found:
+            continue
+        path = static_path(found["src"], page, static)
+        if (
+            set(found) == PLAIN_SCRIPT
+            and not match.group(2).strip()
+            and path
+            # a script that finds its own tag runs from that tag
+            and "currentScript" not in (static / path).read_text(encoding="utf-8")
+        ):
+            runs[-1].append(match)
+        elif runs[-1]:
+            runs.append([])
+    for run in reversed([r for r in runs if len(r) >= 2]):
+        files = [static_path(attributes(m.group(1))["src"], page, static) for m in run]
+        key = tuple(files)
+        if key not in written:
+            written[key] = write_bundle(static, files, ".js")
+        name, digest = written[key]
+        tag = (
+            f'    <script defer src="{up(page, static)}{name}?v={digest}" '
+            f'data-bundle="{" ".join(files)}"></script>\n'
+        )
+        for match in reversed(run[1:]):
+            text = text[: match.start()] + text[match.end() :]
+        text = text[: run[0].start()] + tag + text[run[0].end() :]
+    return text
+
+
+def bundled_page(text: str, page: Path, static: Path, written: dict) -> str:
+    """A page of the theme with its inline scripts first and its style
+    sheets and script files bundled; any other page, or a page done, as it is."""
+    if (
+        lean_scripts.THEME_PAGE not in text
+        or "</head>" not in text
+        or "data-bundle=" in text
+    ):
+        return text
+    head, rest = text.split("</head>", 1)
+    head = inline_scripts_first(head, page, static)
+    head = bundled_styles(head, page, static, written)
+    return bundled_scripts(head + "</head>" + rest, page, static, written)
+
+
+def rewritten(text: str, page: Path, static: Path, written: dict) -> str:
+    """A page done by an earlier build: its bundles written again from
+    their files, and each tag's ``?v=`` their new digest."""
+
+    def again(match: re.Match) -> str:
+        tag = match.group(0)
+        files = re.search(r'data-bundle="([^"]*)"', tag).group(1).split()
+        key = tuple(files)
+        suffix = ".css" if "<link" in tag else ".js"
+        if key not in written:
+            written[key] = write_bundle(static, files, suffix)
+        return re.sub(r"\?v=[0-9a-f]+", f"?v={written[key][1]}", tag)
+
+    return re.sub(r"<(?:link|script)\b[^>]*\bdata-bundle=\"[^\"]*\"[^>]*>", again, text)
+
+
+def bundle_site(app, exception) -> None:
+    """Every page of the theme as :func:`bundled_page` writes it."""
+    if exception is not None or app.builder.format != "html":
+        return
+    outdir = Path(app.outdir)
+    static = (outdir / "_static").resolve()
+    written: dict = {}
+    for page in sorted(outdir.rglob("*.html")):
+        text = page.read_text(encoding="utf-8")
+        if "data-bundle=" in text:
+            new = rewritten(text, page.resolve(), static, written)
+        else:
+            new = bundled_page(text, page.resolve(), static, written)
+        if new != text:
+            page.write_text(new, encoding="utf-8")
+
+
+def setup(app):
+    # Last: after every page's maths (prerender_maths, 950) and the purge of
+    # the theme's style sheets (page_weight, 990).
+    app.connect("build-finished", bundle_site, priority=995)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,287 @@
+"""One style sheet and one script file a page, its inline scripts first
+(_ext/page_bundles.py; issue 22). ``make bench`` times the pages
+(benchmarks/phone.py); these tests check what the rewrite keeps:
+
+* on a small page written here: the inline scripts move before the style
+  sheets in their order, ``documentation_options.js`` is written in, the
+  style sheets become one tag where the first was (a font preloaded after
+  them before it), each run of plain deferred scripts one tag, a script
+  with attributes of its own, one that reads its own tag or one from
+  outside ``_static`` ends a run; a page done is left as it is; a style
+  sheet of another kind fails loudly;
+* a bundle's style sheet is its files' rules in order, ``@import`` written
+  in and each ``url()`` pointing at the same file from its new folder;
+* a script bundle runs each file as its own script: a file's
+  ``"use strict"``, its ``const`` names and its errors stay its own (in a
+  browser: joined as one script, the file before a ``const`` it asks about
+  with ``typeof`` throws);
+* on the built site: every page of the theme loads one style sheet and no
+  inline script after it, each bundle on disk is what its files make now,
+  and its tag's ``?v=`` is its digest.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(ROOT / "_ext"))
+
+import lean_scripts  # noqa: E402  (_ext/lean_scripts.py)
+import page_bundles  # noqa: E402  (_ext/page_bundles.py)
+import sitetools  # noqa: E402  (scripts/sitetools.py)
+
+SITE = sitetools.site_dir()
+BUILT = (SITE / "index.html").exists()
+PAGES = sitetools.html_pages(SITE) if BUILT else ["(no site)"]
+
+HEAD = """<html><head>
+  <script>document.documentElement.dataset.mode = "auto";</script>
+  <link href="../_static/styles/theme.css?digest=1" rel="stylesheet" />
+  <link rel="stylesheet" type="text/css" href="../_static/a.css?v=2" />
+  <link rel="preload" href="../_static/font.woff2" as="font" crossorigin>
+  <link rel="stylesheet" type="text/css" href="../_static/b.css" />
+  <script>let first = 1;</script>
+  <script src="../_static/documentation_options.js?v=3"></script>
+  <script defer="defer" src="../_static/one.js?v=4"></script>
+  <script defer="defer" src="../_static/two.js"></script>
+  <script>DOCUMENTATION_OPTIONS.pagename = 'book/page';</script>
+  <script data-frames-key="k" defer="defer" src="../_static/player.js"></script>
+  <script defer="defer" src="../_static/three.js"></script>
+  <script defer="defer" src="../_static/own-tag.js"></script>
+  <script defer="defer" src="../_static/four.js"></script>
+  <script defer="defer" src="../_static/five.js"></script>
+  <script defer="defer" src="../index.js"></script>
+  <script type="text/x-load-on-use" src="../_static/scripts/bootstrap.js"></script>
+</head><body><p>text</p>
+<script defer src="../_static/scripts/pydata-sphinx-theme.js"></script>
+</body></html>
+"""
+
+
+#: A rule with an SVG in a data URL that holds a url() of its own.
+DATA_SVG = (
+    '.d{background:url("data:image/svg+xml,'
+    "<svg><line marker-end='url(%23a)'/></svg>\")}"
+)
+
+
+@pytest.fixture
+def small_site(tmp_path):
+    """A site of one page (:data:`HEAD`) and its static files."""
+    static = tmp_path / "_static"
+    (static / "styles").mkdir(parents=True)
+    (static / "scripts").mkdir()
+    (static / "styles" / "theme.css").write_text('@import "../basic.css";\n')
+    (static / "basic.css").write_text("p{margin:0}\n.icon{background:url(file.png)}\n")
+    (static / "a.css").write_text('@charset "utf-8";\n.a{color:red}\n')
+    (static / "b.css").write_text(
+        '.b{background:url("img/b.svg")}\n.c{background:url(data:image/png;base64,AA)}\n'
+        + DATA_SVG
+        + "\n"
+    )
+    (static / "documentation_options.js").write_text(
+        "const DOCUMENTATION_OPTIONS = {};\n"
+    )
+    for name in ("one", "two", "three", "four", "five", "player"):
+        (static / f"{name}.js").write_text(
+            f"window.ran = (window.ran || []).concat('{name}');\n"
+        )
+    (static / "own-tag.js").write_text("const me = document.currentScript;\n")
+    (static / "scripts" / "pydata-sphinx-theme.js").write_text("window.theme = 1;\n")
+    (tmp_path / "index.js").write_text("window.index = 1;\n")
+    (tmp_path / "book").mkdir()
+    page = tmp_path / "book" / "page.html"
+    page.write_text(HEAD)
+    return tmp_path, page, static
+
+
+def bundle(page: Path, static: Path) -> str:
+    return page_bundles.bundled_page(
+        page.read_text(), page.resolve(), static.resolve(), {}
+    )
+
+
+def test_inline_scripts_move_before_the_style_sheets(small_site):
+    """The head's inline scripts, and documentation_options.js written in,
+    come before the one style sheet, in their order."""
+    _, page, static = small_site
+    head = bundle(page, static).split("</head>")[0]
+    sheet = head.index('rel="stylesheet"')
+    inline = [m.start() for m in re.finditer(r"<script>", head)]
+    assert len(inline) == 4 and max(inline) < sheet
+    bodies = re.findall(r"<script>(.*?)</script>", head, re.S)
+    assert bodies == [
+        'document.documentElement.dataset.mode = "auto";',
+        "let first = 1;",
+        "const DOCUMENTATION_OPTIONS = {};",
+        "DOCUMENTATION_OPTIONS.pagename = 'book/page';",
+    ]
+    assert "documentation_options.js" not in head
+
+
+def test_style_sheets_become_one_after_the_font(small_site):
+    """One stylesheet tag, naming its files in order; the font preloaded
+    before it."""
+    _, page, static = small_site
+    head = bundle(page, static).split("</head>")[0]
+    tags = re.findall(r'<link[^>]*rel="stylesheet"[^>]*>', head)
+    assert len(tags) == 1
+    assert 'data-bundle="styles/theme.css a.css b.css"' in tags[0]
+    assert head.index('as="font"') < head.index(tags[0])
+    assert sitetools.page_assets(head)[:3] == ["theme.css", "a.css", "b.css"]
+
+
+def test_runs_of_plain_deferred_scripts_become_one(small_site):
+    """one + two become one tag; the player (its own attribute) ends the
+    run, so does own-tag.js (document.currentScript) and ../index.js
+    (outside _static); four + five, then the theme's, become one more."""
+    _, page, static = small_site
+    text = bundle(page, static)
+    tags = re.findall(r"<script\b[^>]*\bsrc=[^>]*>", text)
+    names = [
+        re.search(r'data-bundle="([^"]*)"', t).group(1)
+        if "data-bundle" in t
+        else Path(re.search(r'src="([^"?]*)', t).group(1)).name
+        for t in tags
+    ]
+    assert names == [
+        "one.js two.js",
+        "player.js",
+        "three.js",
+        "own-tag.js",
+        "four.js five.js",
+        "index.js",
+        "bootstrap.js",
+        "pydata-sphinx-theme.js",
+    ]
+    assert sitetools.page_assets(text).count("bootstrap.js") == 0
+
+
+def test_a_page_done_or_not_the_theme_s_is_left_as_it_is(small_site):
+    _, page, static = small_site
+    done = bundle(page, static)
+    assert page_bundles.bundled_page(done, page.resolve(), static.resolve(), {}) == done
+    other = HEAD.replace("pydata-sphinx-theme.js", "other.js")
+    assert (
+        page_bundles.bundled_page(other, page.resolve(), static.resolve(), {}) == other
+    )
+
+
+def test_a_style_sheet_of_another_kind_fails_loudly(small_site):
+    _, page, static = small_site
+    page.write_text(
+        HEAD.replace('href="../_static/b.css"', 'href="../_static/b.css" media="print"')
+    )
+    with pytest.raises(ValueError, match="a style sheet of its own kind"):
+        bundle(page, static)
+
+
+def test_the_style_bundle_is_its_files_rules_from_its_folder(small_site):
+    """@import written in, no charset, each url() to the same file, a
+    data URL (and a url() inside it) as it was."""
+    _, page, static = small_site
+    bundle(page, static)
+    (css,) = (static / page_bundles.BUNDLES).glob("*.css")
+    text = css.read_text()
+    assert "@import" not in text and "@charset" not in text
+    rules = re.sub(r"/\*.*?\*/\n", "", text)
+    assert (
+        rules.split()
+        == (
+            'p{margin:0} .icon{background:url("../file.png")} .a{color:red} '
+            '.b{background:url("../img/b.svg")} '
+            ".c{background:url(data:image/png;base64,AA)} "
+        ).split()
+        + DATA_SVG.split()
+    )
+
+
+def test_each_bundled_script_runs_as_its_own(small_site, chromium):
+    """In a browser: a strict file (one.js) makes the next (two.js) no
+    stricter; a file that asks ``typeof Search`` before the next declares
+    ``const Search`` sees it undefined; an error in one file (four.js) stops
+    no other (five.js). Joined as one script, each of the three fails (seen
+    failing: the first bundle stopped at the check, the second at the
+    error)."""
+    root, page, static = small_site
+    (static / "one.js").write_text('"use strict";\nwindow.seen = typeof Search;\n')
+    (static / "two.js").write_text(
+        "window.sloppy = function () { return this; };\nconst Search = {};\n"
+    )
+    (static / "four.js").write_text('throw new Error("four fails");\n')
+    (static / "five.js").write_text("window.ran = 'five';\n")
+    page.write_text(bundle(page, static))
+    with sitetools.serve(root) as url:
+        errors = []
+        browser_page = chromium.new_page()
+        browser_page.on("pageerror", lambda e: errors.append(str(e)))
+        browser_page.goto(url + "book/page.html", wait_until="load")
+        found = browser_page.evaluate(
+            "() => [window.seen, !!window.sloppy && window.sloppy() === window,"
+            " window.ran]"
+        )
+        browser_page.close()
+    assert found == ["undefined", True, "five"]
+    assert [e for e in errors if "four fails" not in e] == []
+
+
+@pytest.mark.skipif(not BUILT, reason="no built site: run `make book` first")
+@pytest.mark.parametrize("path", PAGES)
+def test_every_theme_page_loads_one_style_sheet_and_waits_for_it_with_no_script(
+    site, path
+):
+    """A page of the theme has one stylesheet tag, a bundle, and no script
+    in its head after it but deferred files."""
+    text = (site / path).read_text(encoding="utf-8")
+    if lean_scripts.THEME_PAGE not in text or "</head>" not in text:
+        return
+    head = text.split("</head>")[0]
+    sheets = re.findall(r'<link\b[^>]*rel="stylesheet"[^>]*>', head)
+    assert len(sheets) == 1 and "data-bundle" in sheets[0], sheets
+    after = head[head.index(sheets[0]) :]
+    for attributes, _ in re.findall(r"<script\b([^>]*)>(.*?)</script>", after, re.S):
+        assert re.search(r"\b(defer|async)\b|type=\"text/x-", attributes), attributes
+
+
+@pytest.mark.skipif(not BUILT, reason="no built site: run `make book` first")
+def test_each_bundle_is_what_its_files_make_now(site):
+    """Every bundle a page names is on disk as its files make it now, and
+    the tag's ?v= is its digest (a page an earlier build wrote too)."""
+    static = (site / "_static").resolve()
+    tags = set()
+    for path in PAGES:
+        text = (site / path).read_text(encoding="utf-8")
+        tags.update(
+            re.findall(r"<(?:link|script)\b[^>]*\bdata-bundle=\"[^\"]*\"[^>]*>", text)
+        )
+    assert len(tags) >= 2
+    for tag in tags:
+        files = re.search(r'data-bundle="([^"]*)"', tag).group(1).split()
+        suffix = ".css" if tag.startswith("<link") else ".js"
+        name = page_bundles.bundle_name(files, suffix)
+        now = page_bundles.bundle_text(static, files, suffix)
+        assert (static / name).read_text(encoding="utf-8") == now, name
+        assert f"{name}?v={page_bundles.digest(now)}" in tag
+
+
+@pytest.mark.skipif(not BUILT, reason="no built site: run `make book` first")
+def test_every_file_a_style_bundle_names_is_there(site):
+    """Each ``url()`` of each style bundle (fonts, icons, pictures) points
+    at a file of the site, from the bundle's folder."""
+    bundles = sorted((site / "_static" / page_bundles.BUNDLES).glob("*.css"))
+    assert bundles
+    for bundle in bundles:
+        text = bundle.read_text("utf-8")
+        urls = [next(g for g in m if g) for m in page_bundles.URL.findall(text)]
+        files = [
+            u.split("?")[0].split("#")[0] for u in urls if not u.startswith("data:")
+        ]
+        assert any("maths-font" in f for f in files), bundle.name
+        missing = [f for f in files if not (bundle.parent / f).is_file()]
+        assert missing == [], bundle.name
