@@ -37,8 +37,8 @@ And, for every page (:func:`lean_page_scripts`):
   buttons; the site runs no kernel and asks no other host for anything).
   And on a page without what they work on (:data:`ONLY_WITH`),
   sphinx-design's tabs script (no page has tabs), sphinx-copybutton's
-  two (a page without code) and sphinx-togglebutton's (no page has its
-  toggles).
+  two (a page without code) and sphinx-togglebutton's (a page without a
+  solution to fold).
 * **loaded on first use**: the theme's Bootstrap (``scripts/bootstrap.js``,
   81 kB, a fifth to a third of the time the scripts took on a phone as a
   page loaded), which serves the header's download menu and the buttons'
@@ -138,9 +138,9 @@ def deferred(script):
 def has_toggles(body: str) -> bool:
     """Whether ``body`` has what sphinx-togglebutton works on (its selector,
     ``.toggle, .admonition.dropdown``): an element of class ``toggle``, or
-    an admonition of class ``dropdown``. The book's dropdowns are
-    ``<details>`` (sphinx-design's, myst-nb's hidden cells), which it leaves
-    alone."""
+    an admonition of class ``dropdown``: the exercises' solutions
+    (sphinx-exercise) are. The book's other dropdowns are ``<details>``
+    (sphinx-design's, myst-nb's hidden cells), which it leaves alone."""
     for value in re.findall(r'\bclass="([^"]*)"', body):
         classes = set(value.split())
         if "toggle" in classes or {"admonition", "dropdown"} <= classes:
@@ -151,7 +151,8 @@ def has_toggles(body: str) -> bool:
 #: Scripts an extension puts on every page, each needed only on a page whose
 #: body has what it works on (a text it holds, or a test of it):
 #: sphinx-design's tab sets, sphinx-copybutton's code blocks (its selector,
-#: ``div.highlight pre``), sphinx-togglebutton's toggles (no page has one).
+#: ``div.highlight pre``), sphinx-togglebutton's toggles (the solutions of
+#: 15 pages; the other 13 have none).
 ONLY_WITH = {
     "design-tabs.js": "sd-tab-set",
     "clipboard.min.js": 'class="highlight',
