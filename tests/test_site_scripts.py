@@ -167,9 +167,11 @@ def test_scripts_load_only_where_needed(site, path):
 
 def test_toggles_are_found_as_togglebutton_finds_them():
     """An element of class ``toggle`` or an admonition of class
-    ``dropdown`` needs togglebutton.js; a ``dropdown-toggle`` button, a
-    ``<details>`` dropdown or a ``sidebar-toggle`` does not."""
+    ``dropdown`` (an exercise's solution) needs togglebutton.js; a
+    ``dropdown-toggle`` button, a ``<details>`` dropdown or a
+    ``sidebar-toggle`` does not."""
     assert lean_scripts.has_toggles('<div class="cell toggle">')
+    assert lean_scripts.has_toggles('<div class="solution dropdown admonition">')
     assert lean_scripts.has_toggles('<div class="admonition note dropdown">')
     assert not lean_scripts.has_toggles(
         '<button class="btn dropdown-toggle"><label class="sidebar-toggle">'
