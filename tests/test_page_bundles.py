@@ -22,6 +22,7 @@
 
 from __future__ import annotations
 
+import io
 import re
 import sys
 from pathlib import Path
@@ -285,3 +286,79 @@ def test_every_file_a_style_bundle_names_is_there(site):
         assert any("maths-font" in f for f in files), bundle.name
         missing = [f for f in files if not (bundle.parent / f).is_file()]
         assert missing == [], bundle.name
+
+
+FONTS_DRAWN = """async () => {
+  for (const _ of [1, 2]) await new Promise(done => requestAnimationFrame(done));
+  await document.fonts.ready;
+  for (const _ of [1, 2]) await new Promise(done => requestAnimationFrame(done));
+}"""
+
+
+def unbundled(text: str, path: str) -> str:
+    """A page as Sphinx linked it: each bundle's files in its place."""
+    up = "../" * path.count("/")
+
+    def tags(match: re.Match, tag: str) -> str:
+        files = re.search(r'data-bundle="([^"]*)"', match.group(0)).group(1).split()
+        return "\n".join(tag.format(up=up, file=f) for f in files)
+
+    text = re.sub(
+        r'<link rel="stylesheet"[^>]*data-bundle="[^"]*"[^>]*>',
+        lambda m: tags(m, '<link rel="stylesheet" href="{up}_static/{file}" />'),
+        text,
+    )
+    return re.sub(
+        r"<script defer [^>]*data-bundle=\"[^\"]*\"[^>]*></script>",
+        lambda m: tags(m, '<script defer src="{up}_static/{file}"></script>'),
+        text,
+    )
+
+
+@pytest.mark.skipif(not BUILT, reason="no built site: run `make book` first")
+@pytest.mark.parametrize(
+    "path, reader",
+    [
+        ("book/the_encoding.html", "desktop light"),
+        ("book/the_encoding.html", "phone dark"),
+        ("search.html", "phone light"),
+    ],
+)
+def test_a_bundled_page_looks_as_with_its_files(site, base_url, browser, path, reader):
+    """The page, bundled and as Sphinx linked it (its files one by one,
+    served in its place), is the same to the pixel at the top and a screen
+    down, once laid out."""
+    from PIL import Image, ImageChops
+
+    size = {"width": 390, "height": 844} if "phone" in reader else None
+    options = {
+        "viewport": size or {"width": 1280, "height": 800},
+        "color_scheme": reader.split()[1],
+        **({"is_mobile": True, "has_touch": True} if size else {}),
+    }
+    text = (site / path).read_text(encoding="utf-8")
+    shots = []
+    for page_text in (None, unbundled(text, path)):
+        context = browser.new_context(**options)
+        page = context.new_page()
+        if page_text is not None:
+            page.route(
+                base_url + path,
+                lambda route, _request, body=page_text: route.fulfill(
+                    body=body, content_type="text/html"
+                ),
+            )
+        page.goto(base_url + path)
+        page.evaluate(sitetools.WAIT_FOR_MATHS)
+        page.evaluate(sitetools.WAIT_FOR_SECTIONS)
+        taken = []
+        for y in (0, 900):
+            page.evaluate(f"() => scrollTo({{top: {y}, behavior: 'instant'}})")
+            # every font the frame asked for (an icon's is asked for only
+            # once the icon is laid out)
+            page.evaluate(FONTS_DRAWN)
+            taken.append(Image.open(io.BytesIO(page.screenshot())).convert("RGB"))
+        shots.append(taken)
+        context.close()
+    for bundled, separate in zip(*shots, strict=True):
+        assert ImageChops.difference(bundled, separate).getbbox() is None
