@@ -17,7 +17,9 @@
   with ``typeof`` throws);
 * on the built site: every page of the theme loads one style sheet and no
   inline script after it, each bundle on disk is what its files make now,
-  and its tag's ``?v=`` is its digest.
+  its tag's ``?v=`` is its digest, and every file a style bundle names is
+  there; a page bundled is the same to the pixel, light and dark, desktop
+  and phone, as with its files one by one (seen failing without one).
 """
 
 from __future__ import annotations
