@@ -29,8 +29,9 @@ And, for every page (:func:`lean_page_scripts`):
   tabs', sphinx-book-theme's) runs once the page is parsed, in the same
   order, instead of stopping the parser where it stands. Each waits for the
   document anyway (``DOMContentLoaded``, or at once if it has passed).
-  ``documentation_options.js`` stays as it is: the inline script after it
-  sets ``DOCUMENTATION_OPTIONS.pagename`` as the page is parsed.
+  ``documentation_options.js`` is not deferred: the inline script after it
+  sets ``DOCUMENTATION_OPTIONS.pagename`` as the page is parsed (and
+  ``page_bundles`` then writes it in the page, before the style sheets).
 * **dropped**: sphinx-thebe's script, style sheet and configuration
   (``THEBE_JS_URL``, an address on unpkg.com). They serve a "launch a live
   kernel" button, which this book does not have (``_config.yml``: no launch

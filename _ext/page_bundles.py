@@ -1,10 +1,10 @@
-"""One style sheet and one script file a page, and no script waiting for
-the style sheets (issue 22: maths readable on a phone within 1.25 times the
-page's load with JavaScript off).
+"""One style sheet and one script file a page, and no script of the head
+waiting for the style sheets (issue 22: maths readable on a phone within
+1.25 times the page's load with JavaScript off).
 
-A page of the theme asked for 15 style sheets (one of them importing a
-16th, which could only be asked for once the first had come) and 10 to 13
-script files. On a phone (``benchmarks/phone.py``) the browser keeps the
+A page of the theme asked for 14 or 15 style sheets (one of them importing
+another, which could only be asked for once the first had come) and 10 to
+14 script files. On a phone (``benchmarks/phone.py``) the browser keeps the
 scripts' requests waiting while the head's style sheets load, a few at a
 time, and the head's inline scripts (the colour scheme, the search's and
 the toggles' settings) stopped the parser until every style sheet had
@@ -17,15 +17,23 @@ theme (:data:`lean_scripts.THEME_PAGE`) is rewritten:
   style sheet, in the same order. None of them reads a style; each only
   sets a name the deferred scripts read (or, the colour scheme, an
   attribute of the root), so none has to wait for the style sheets now.
+  The body's two (the theme's ``kernelName``, the search page's focus on
+  its field) still wait for them where they stand.
 * **one style sheet**: the head's style sheets, in order, as one file in
   ``_static/bundles`` (``@import`` written in, each ``url()`` pointing
   from the new place to the same file): the same rules in the same order.
+  An ``@import`` with conditions (media, layer, supports) stops the build:
+  written in, its conditions would be lost.
 * **one script file**: each run of deferred script files that follow one
   another in the page (any other deferred script, with attributes of its
   own, such as the players' ``data-frames-key``, one that reads its own
-  tag, ``document.currentScript``, or one from outside ``_static``, ends a
-  run), in order, as one file: they ran one after
-  another anyway. The file runs each as a script of its own
+  tag, ``document.currentScript``, a module, or one from outside
+  ``_static``, ends a run; a tag in an HTML comment is no script), in
+  order, as one file: they ran one after another anyway. The head's and
+  the body's are bundled apart: the theme's script, at the end of the
+  body, stays as it is, preloaded from the head (and so
+  :data:`lean_scripts.THEME_PAGE` still marks a page of the theme). The
+  file runs each as a script of its own
   (:data:`RUN_EACH`), not as one script: joined, a file's ``"use strict"``
   would apply to the files after it, and a name declared with ``const`` in
   a later file would exist, uninitialised, for the files before it
@@ -53,6 +61,7 @@ import lean_scripts
 BUNDLES = "bundles"
 #: A style sheet, or a script file, of a page, with its attributes.
 LINK = re.compile(r'[ \t]*<link\b(?=[^>]*\brel="stylesheet")([^>]*)/?>\n?')
+HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 SCRIPT = re.compile(r"[ \t]*<script\b([^>]*)>(.*?)</script>\n?", re.DOTALL)
 FONT_PRELOAD = re.compile(r'[ \t]*<link rel="preload"[^>]*\bas="font"[^>]*>\n?')
 ATTRIBUTE = re.compile(r'([\w-]+)(?:="([^"]*)")?')
@@ -69,9 +78,11 @@ IMPORT = re.compile(r'@import\s+(?:url\()?\s*["\']?([^"\')\s;]+)["\']?\s*\)?\s*;
 #: A ``url()``, quoted or not, whole: a quoted one may hold another (an SVG
 #: written in a data URL: ``marker-end='url(%23a)'``), which is not a file.
 URL = re.compile(r"""url\(\s*(?:"([^"]*)"|'([^']*)'|([^"')\s]+))\s*\)""")
-#: A script bundle: each file run as a script of its own, in order, as its
-#: own tag would have run it (its own "use strict", a name it declares
-#: unknown to the files before it, an error stopping no other file).
+#: A script bundle: each file run as a script of its own, in order (its own
+#: "use strict", a name it declares unknown to the files before it, an error
+#: stopping no other file). One difference from its own tag: the promise
+#: callbacks a file queues run after the last file, not before the next (no
+#: file of the book's waits for another's).
 RUN_EACH = """(() => {
   const run = code => {
     const script = document.createElement("script");
@@ -81,6 +92,7 @@ RUN_EACH = """(() => {
 """
 #: Each file's name where a browser's tools and an error's stack show it.
 SOURCE_URL = "\n//# sourceURL=_static/{}\n"
+COMMENT = re.compile(r"(/\*.*?\*/)", re.DOTALL)
 CHARSET = re.compile(r'@charset\s+"[^"]*";')
 
 
@@ -102,12 +114,16 @@ def style_text(sheet: Path, bundle_dir: Path, seen: tuple[Path, ...] = ()) -> st
     in, ``url()`` pointing at the same files, no charset or source map."""
     if sheet in seen:
         raise ValueError(f"{sheet}: imports itself")
-    css = sheet.read_text(encoding="utf-8")
+    css = SOURCE_MAP.sub("", CHARSET.sub("", sheet.read_text(encoding="utf-8")))
+    imports: list[str] = []
 
     def imported(match: re.Match) -> str:
-        return style_text(
-            (sheet.parent / match.group(1)).resolve(), bundle_dir, seen + (sheet,)
+        imports.append(
+            style_text(
+                (sheet.parent / match.group(1)).resolve(), bundle_dir, seen + (sheet,)
+            )
         )
+        return f"\0{len(imports) - 1}\0"
 
     def moved(match: re.Match) -> str:
         url = next(g for g in match.groups() if g is not None).strip()
@@ -116,8 +132,18 @@ def style_text(sheet: Path, bundle_dir: Path, seen: tuple[Path, ...] = ()) -> st
         target = (sheet.parent / url).resolve()
         return f'url("{Path(os.path.relpath(target, bundle_dir)).as_posix()}")'
 
-    css = IMPORT.sub(imported, CHARSET.sub("", css))
-    return URL.sub(moved, SOURCE_MAP.sub("", css))
+    # outside comments: its imports set aside (each rebased on its own), its
+    # own url()s rebased, then the imports written in where they stood
+    parts = COMMENT.split(css)
+    for i in range(0, len(parts), 2):
+        parts[i] = IMPORT.sub(imported, parts[i])
+        if "@import" in parts[i]:
+            raise ValueError(
+                f"{sheet}: an @import with conditions (media, layer, supports), "
+                "which cannot be written in (page_bundles)"
+            )
+    css = URL.sub(moved, "".join(parts))
+    return re.sub("\0(\\d+)\0", lambda m: imports[int(m.group(1))], css)
 
 
 def code(script: Path, name: str) -> str:
@@ -207,11 +233,13 @@ def bundled_styles(head: str, page: Path, static: Path, written: dict) -> str:
     files = []
     for link in links:
         found = attributes(link.group(1))
-        if set(found) - PLAIN_LINK or found.get("rel") != "stylesheet":
+        path = static_path(found.get("href", ""), page, static)
+        if set(found) - PLAIN_LINK or found.get("rel") != "stylesheet" or not path:
             raise ValueError(
-                f"{page.name}: a style sheet of its own kind: {link.group(0).strip()}"
+                f"{page.name}: a style sheet of its own kind, or from outside "
+                f"_static (page_bundles): {link.group(0).strip()}"
             )
-        files.append(static_path(found["href"], page, static))
+        files.append(path)
     key = tuple(files)
     if key not in written:
         written[key] = write_bundle(static, files, ".css")
@@ -231,9 +259,19 @@ def bundled_styles(head: str, page: Path, static: Path, written: dict) -> str:
 def bundled_scripts(text: str, page: Path, static: Path, written: dict) -> str:
     """``text`` with each run of deferred script files as one (module
     docstring)."""
+    comments = [m.span() for m in HTML_COMMENT.finditer(text)]
+    head_end = text.find("</head>")
     runs: list[list[re.Match]] = [[]]
     for match in SCRIPT.finditer(text):
+        if any(start <= match.start() < end for start, end in comments):
+            continue
+        if runs[-1] and runs[-1][-1].start() < head_end < match.start():
+            runs.append([])  # the head's scripts and the body's apart
         found = attributes(match.group(1))
+        if found.get("type") == "module":  # deferred too: it ends a run
+            if runs[-1]:
+                runs.append([])
+            continue
         if "defer" not in found or "src" not in found:
             continue
         path = static_path(found["src"], page, static)
@@ -260,6 +298,14 @@ def bundled_scripts(text: str, page: Path, static: Path, written: dict) -> str:
         for match in reversed(run[1:]):
             text = text[: match.start()] + text[match.end() :]
         text = text[: run[0].start()] + tag + text[run[0].end() :]
+        # a file now in a bundle is no longer asked for on its own
+        for f in files:
+            text = re.sub(
+                rf'[ \t]*<link rel="preload" as="script" href="[^"]*_static/'
+                rf'{re.escape(f)}(?:\?[^"]*)?" />\n?',
+                "",
+                text,
+            )
     return text
 
 
@@ -269,7 +315,7 @@ def bundled_page(text: str, page: Path, static: Path, written: dict) -> str:
     if (
         lean_scripts.THEME_PAGE not in text
         or "</head>" not in text
-        or "data-bundle=" in text
+        or "data-bundle=" in text.split("</head>", 1)[0]
     ):
         return text
     head, rest = text.split("</head>", 1)
@@ -303,7 +349,7 @@ def bundle_site(app, exception) -> None:
     written: dict = {}
     for page in sorted(outdir.rglob("*.html")):
         text = page.read_text(encoding="utf-8")
-        if "data-bundle=" in text:
+        if "data-bundle=" in text.split("</head>", 1)[0]:
             new = rewritten(text, page.resolve(), static, written)
         else:
             new = bundled_page(text, page.resolve(), static, written)

@@ -162,6 +162,8 @@ def median_load(loads: list[PhoneLoad]) -> PhoneLoad:
     """One page's loads as one: the median of each time, the largest layout
     shift and weight."""
     maths = [load.maths_ms for load in loads]
+    if len({m is None for m in maths}) > 1:
+        raise ValueError(f"{loads[0].page}: maths found in some loads, not all")
     return PhoneLoad(
         loads[0].page,
         statistics.median(load.load_no_js_ms for load in loads),
@@ -200,7 +202,11 @@ def main() -> list[PhoneLoad]:
     args = sys.argv[1:]
     runs = RUNS
     if args[:1] == ["--runs"]:
-        runs, args = int(args[1]), args[2:]
+        args = ["--runs=" + args[1], *args[2:]]
+    if args and args[0].startswith("--runs="):
+        runs, args = int(args[0].split("=", 1)[1]), args[1:]
+        if runs < 1:
+            sys.exit("--runs: at least 1")
     site = Path(args[0]) if args else sitetools.site_dir()
     loads = measure(site, args[1:] or None, runs)
     print(f"medians of {runs} loads of each page, each with JavaScript off and on")

@@ -142,8 +142,9 @@ def test_style_sheets_become_one_after_the_font(small_site):
 
 def test_runs_of_plain_deferred_scripts_become_one(small_site):
     """one + two become one tag; the player (its own attribute) ends the
-    run, so does own-tag.js (document.currentScript) and ../index.js
-    (outside _static); four + five, then the theme's, become one more."""
+    run, so do own-tag.js (document.currentScript) and ../index.js (outside
+    _static); four + five become one more; the theme's, alone after
+    ../index.js, stays as it was."""
     _, page, static = small_site
     text = bundle(page, static)
     tags = re.findall(r"<script\b[^>]*\bsrc=[^>]*>", text)
@@ -226,8 +227,9 @@ def test_each_bundled_script_runs_as_its_own(small_site, chromium):
         browser_page.on("pageerror", lambda e: errors.append(str(e)))
         browser_page.goto(url + "book/page.html", wait_until="load")
         found = browser_page.evaluate(
-            "() => [window.seen, !!window.sloppy && window.sloppy() === window,"
-            " window.ran]"
+            "() => { const f = window.sloppy;"
+            " return [window.seen, !!f && f() === window,"
+            " window.ran]; }"
         )
         browser_page.close()
     assert found == ["undefined", True, "five"]
@@ -364,3 +366,61 @@ def test_a_bundled_page_looks_as_with_its_files(site, base_url, browser, path, r
         context.close()
     for bundled, separate in zip(*shots, strict=True):
         assert ImageChops.difference(bundled, separate).getbbox() is None
+
+
+def test_an_imported_sheet_s_urls_point_from_the_bundle_once(small_site):
+    """A sheet at the top of _static importing one a folder down: the
+    imported sheet's url() is rebased once, from its own folder."""
+    _, page, static = small_site
+    (static / "x").mkdir()
+    (static / "x" / "inner.css").write_text(".i{background:url(img.png)}\n")
+    (static / "a.css").write_text('@import "x/inner.css";\n.a{color:red}\n')
+    text = page_bundles.style_text(static / "a.css", static / page_bundles.BUNDLES)
+    assert 'url("../x/img.png")' in text and ".a{color:red}" in text
+
+
+def test_an_import_with_conditions_stops_and_one_in_a_comment_stays(small_site):
+    _, page, static = small_site
+    (static / "a.css").write_text('/* @import "b.css"; */\n.a{color:red}\n')
+    text = page_bundles.style_text(static / "a.css", static / page_bundles.BUNDLES)
+    assert text.startswith('/* @import "b.css"; */') and ".b{" not in text
+    (static / "a.css").write_text('@import "b.css" print;\n')
+    with pytest.raises(ValueError, match="@import with conditions"):
+        page_bundles.style_text(static / "a.css", static / page_bundles.BUNDLES)
+
+
+def test_a_module_a_comment_and_the_theme_s_preload(small_site):
+    """A module script ends a run, a tag in an HTML comment is left alone,
+    the theme's script (in the body) joins no bundle of the head's and
+    keeps its preload; a page whose body only mentions data-bundle= is
+    bundled."""
+    _, page, static = small_site
+    text = (
+        HEAD.replace(
+            '<script defer="defer" src="../_static/two.js"></script>',
+            '<script type="module" src="../_static/mod.js"></script>\n'
+            '  <script defer="defer" src="../_static/two.js"></script>\n'
+            '  <!-- <script defer="defer" src="../_static/three.js"></script> -->',
+        )
+        .replace(
+            '<script data-frames-key="k" defer="defer" src="../_static/player.js">'
+            "</script>",
+            "",
+        )
+        .replace('<script defer="defer" src="../_static/own-tag.js"></script>', "")
+        .replace('<script defer="defer" src="../index.js"></script>', "")
+        .replace(
+            "<head>",
+            '<head>\n<link rel="preload" as="script" '
+            'href="../_static/scripts/pydata-sphinx-theme.js?digest=1" />',
+        )
+        .replace("<p>text</p>", "<p><code>data-bundle=&quot;x&quot;</code></p>")
+    )
+    (static / "mod.js").write_text("export {};\n")
+    done = page_bundles.bundled_page(text, page.resolve(), static.resolve(), {})
+    bundles = re.findall(r'data-bundle="([^"]*)"', done.split("</head>")[0])
+    assert "one.js" not in " ".join(bundles[1:])  # one.js alone before the module
+    assert bundles[-1] == "two.js three.js four.js five.js", bundles
+    assert '<!-- <script defer="defer" src="../_static/three.js"></script> -->' in done
+    assert 'rel="preload" as="script"' in done
+    assert lean_scripts.THEME_PAGE in done
