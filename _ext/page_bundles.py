@@ -178,6 +178,17 @@ def write_bundle(static: Path, files: list[str], suffix: str) -> tuple[str, str]
     return name, digest(text)
 
 
+def written_once(
+    static: Path, files: list[str], suffix: str, written: dict
+) -> tuple[str, str]:
+    """:func:`write_bundle`, once a build for each list of files
+    (``written`` remembers them)."""
+    key = (suffix, *files)
+    if key not in written:
+        written[key] = write_bundle(static, files, suffix)
+    return written[key]
+
+
 def digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:8]
 
@@ -240,10 +251,7 @@ def bundled_styles(head: str, page: Path, static: Path, written: dict) -> str:
                 f"_static (page_bundles): {link.group(0).strip()}"
             )
         files.append(path)
-    key = tuple(files)
-    if key not in written:
-        written[key] = write_bundle(static, files, ".css")
-    name, digest = written[key]
+    name, digest = written_once(static, files, ".css", written)
     tag = (
         f'    <link rel="stylesheet" href="{up(page, static)}{name}?v={digest}" '
         f'data-bundle="{" ".join(files)}" />\n'
@@ -287,10 +295,7 @@ def bundled_scripts(text: str, page: Path, static: Path, written: dict) -> str:
             runs.append([])
     for run in reversed([r for r in runs if len(r) >= 2]):
         files = [static_path(attributes(m.group(1))["src"], page, static) for m in run]
-        key = tuple(files)
-        if key not in written:
-            written[key] = write_bundle(static, files, ".js")
-        name, digest = written[key]
+        name, digest = written_once(static, files, ".js", written)
         tag = (
             f'    <script defer src="{up(page, static)}{name}?v={digest}" '
             f'data-bundle="{" ".join(files)}"></script>\n'
@@ -331,11 +336,9 @@ def rewritten(text: str, page: Path, static: Path, written: dict) -> str:
     def again(match: re.Match) -> str:
         tag = match.group(0)
         files = re.search(r'data-bundle="([^"]*)"', tag).group(1).split()
-        key = tuple(files)
         suffix = ".css" if "<link" in tag else ".js"
-        if key not in written:
-            written[key] = write_bundle(static, files, suffix)
-        return re.sub(r"\?v=[0-9a-f]+", f"?v={written[key][1]}", tag)
+        _, digest = written_once(static, files, suffix, written)
+        return re.sub(r"\?v=[0-9a-f]+", f"?v={digest}", tag)
 
     return re.sub(r"<(?:link|script)\b[^>]*\bdata-bundle=\"[^\"]*\"[^>]*>", again, text)
 
