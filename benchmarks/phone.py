@@ -7,23 +7,41 @@ a local server that sends every file as it is on disk, in a fresh context
 
 * JavaScript off: the load event (``loadEventEnd``), what a page costs
   with no script at all;
-* JavaScript on: the load event, when the maths can be read (its fonts
-  loaded, ``sitetools.WAIT_FOR_MATHS``; the maths itself is in the page,
-  rendered when the book was built), and the cumulative layout shift until
-  then and one second more (``layout-shift`` entries of a
-  PerformanceObserver, those without recent input, summed).
+* JavaScript on: when the maths can be read (below), and the cumulative
+  layout shift until then and one second more (``layout-shift`` entries of
+  a PerformanceObserver, those without recent input, summed).
 
-Why the load event, and not the first paint of the maths: the maths is in
-the page, so a formula can be read once it is painted with its fonts, and
-that may come before the load. But with JavaScript on, a page is not ready
-to be read while its scripts hold the browser busy (a page that paints and
-then does not scroll or answer a tap for seconds); the load event and the
-fonts come after every script a page runs as it loads, and the load with
-JavaScript off is measured the same way, from the same server, so the
-ratio compares the same thing with and without the scripts. Work a script
-puts off until after the load is not hidden by this either: the maths
-counts as readable once the fonts are ready and the page answers the
-query, which waits for any task the scripts keep running.
+When the maths can be read, with JavaScript on: the maths is in the page,
+rendered when the book was built, so a formula can be read once it is
+painted with its fonts. But a page is not ready to be read while its
+scripts hold the browser busy (a page that paints and then does not answer a
+tap for seconds). So the time is the latest of three, each read
+from the page's own clock:
+
+* the load event's end (``loadEventEnd``): it comes after every script a
+  page runs as it loads (deferred scripts, ``DOMContentLoaded`` and load
+  handlers), and it is what the load with JavaScript off is measured by;
+* the end of each font file the page asked for as it loaded (its
+  ``responseEnd``, for a font requested before the load's end; the load
+  event waits for those anyway). A font asked for later is for text laid
+  out after the load: ``posenc-sections.js`` lays out, in idle time, the
+  sections the browser left for when they come near the screen (on the
+  encoding, ``Temml.woff2`` for a glyph further down);
+* and if the main thread is then in a long task (50 ms or more, a
+  ``longtask`` entry), the end of that task: the page cannot answer a tap
+  before it.
+
+These are recorded by :data:`RECORD`, run in the page before any of its own
+scripts, and read a second after the load. Until 2026-11-29 the time was
+``performance.now()`` when Playwright's query returned after the load:
+that counted the query's own round trip and Playwright's code compiling in
+the page, 0.1 to 0.3 s at 4x that only the JavaScript-on load paid (a page
+whose scripts were all removed still came out at 1.4 times its load with
+JavaScript off, on genindex). Work a script puts off until after the load
+in idle time (``posenc-sections.js``) is counted only where a task of it is
+running at that moment. What comes after is shown, not a target: "busy
+ms", the longest long task that starts in the second after the maths is
+readable (how long a tap may then wait).
 
 The raw bytes are every response of the JavaScript-on load, body and
 headers, as on disk (``benchmarks/pages.py`` measures them compressed too).
@@ -70,13 +88,45 @@ START_SHIFTS = """() => {
   })).observe({type: "layout-shift", buffered: true});
 }"""
 LOAD_END = "() => performance.getEntriesByType('navigation')[0].loadEventEnd"
-#: JavaScript: sitetools.WAIT_FOR_MATHS, and on a site built before the
-#: maths was rendered at build time (to compare), MathJax's typesetting first.
-READABLE = f"""async () => {{
+#: JavaScript, run in the page before its own scripts (JavaScript on):
+#: every long task of its main thread ([start, end], in milliseconds since
+#: navigation started).
+RECORD = """(() => {
+  const seen = window.__posencBench = {tasks: []};
+  const add = entries => entries.forEach(e => {
+    seen.tasks.push([e.startTime, e.startTime + e.duration]);
+  });
+  seen.observer = new PerformanceObserver(list => add(list.getEntries()));
+  seen.observer.observe({type: "longtask"});
+  seen.taken = () => add(seen.observer.takeRecords());
+})()"""
+#: JavaScript: the long tasks recorded so far, with those not yet delivered.
+TASKS = "() => { window.__posencBench.taken(); return window.__posencBench.tasks; }"
+#: JavaScript: the latest of the load's end and the end of each font's
+#: response, moved to the end of a long task that is running then (tasks in
+#: time order).
+READABLE_AT = """(load, fonts, tasks) => {
+  let at = Math.max(load, fonts);
+  for (const [start, end] of tasks) if (start <= at && end > at) at = end;
+  return at;
+}"""
+#: JavaScript: when the maths could be read (the module's docstring), in
+#: milliseconds since navigation started; null if the page holds no rendered
+#: maths. On a site built before the maths was rendered at build time (to
+#: compare), when MathJax had typeset it.
+READABLE = rf"""async () => {{
   if (window.MathJax && MathJax.startup && MathJax.startup.promise) {{
     await MathJax.startup.promise;
+    return performance.now();
   }}
-  return await ({sitetools.WAIT_FOR_MATHS})();
+  if (!document.querySelector("math")) return null;
+  const seen = window.__posencBench;
+  seen.taken();
+  const load = performance.getEntriesByType("navigation")[0].loadEventEnd;
+  const fonts = performance.getEntriesByType("resource")
+    .filter(e => /\.(woff2?|ttf|otf)([?#]|$)/.test(e.name) && e.startTime <= load)
+    .map(e => e.responseEnd);
+  return ({READABLE_AT})(load, Math.max(0, ...fonts), seen.tasks);
 }}"""
 
 #: Targets: maths readable within this factor of the load with JS off ...
@@ -97,6 +147,8 @@ class PhoneLoad:
     shift: float
     raw_bytes: int = 0  # every response of the JavaScript-on load, as on disk
     runs: int = 1  # the loads, both ways, whose medians these are
+    #: The longest long task in the second after the maths is readable.
+    busy_ms: float = 0.0
 
     @property
     def readable_ms(self) -> float:
@@ -125,9 +177,13 @@ class PhoneLoad:
         return not self.missed()
 
 
-def open_phone(browser, url: str, javascript: bool, listen=None):
+def open_phone(browser, url: str, javascript: bool, listen=None, record=False):
+    """A page opened on the phone; with ``record``, :data:`RECORD` runs in it
+    before the page's own scripts."""
     context = browser.new_context(**PHONE, java_script_enabled=javascript)
     page = context.new_page()
+    if record:
+        page.add_init_script(RECORD)
     if listen is not None:
         page.on("requestfinished", listen)
     cdp = context.new_cdp_session(page)
@@ -142,25 +198,43 @@ def load_page(browser, base_url: str, path: str) -> PhoneLoad:
     context.close()
     finished = []
     context, page = open_phone(
-        browser, base_url + path, javascript=True, listen=lambda r: finished.append(r)
+        browser,
+        base_url + path,
+        javascript=True,
+        listen=lambda r: finished.append(r),
+        record=True,
     )
     page.evaluate(START_SHIFTS)
     load = page.evaluate(LOAD_END)
-    maths = page.evaluate(READABLE)
+    # A second for the long tasks' entries to come (and the layout shift).
     page.wait_for_timeout(1000)
+    maths = page.evaluate(READABLE)
+    readable = load if maths is None else maths
+    # The layout shift and the long tasks until then and one second more.
+    page.wait_for_timeout(max(0, readable + 1000 - page.evaluate("performance.now()")))
     shift = page.evaluate("() => window.__shift")
+    tasks = page.evaluate(TASKS)
     page.wait_for_load_state("networkidle")
     raw = 0
     for request in finished:
         sizes = request.sizes()
         raw += sizes["responseBodySize"] + sizes["responseHeadersSize"]
     context.close()
-    return PhoneLoad(path, no_js, load, maths, shift, raw)
+    return PhoneLoad(path, no_js, load, maths, shift, raw, busy_ms=busy_after(readable, tasks))
+
+
+def busy_after(readable: float, tasks: list[list[float]]) -> float:
+    """The longest of the long tasks (``[start, end]``) that start in the
+    second after ``readable``: how long a tap may then wait."""
+    return max(
+        (end - start for start, end in tasks if readable < start <= readable + 1000),
+        default=0.0,
+    )
 
 
 def median_load(loads: list[PhoneLoad]) -> PhoneLoad:
-    """One page's loads as one: the median of each time, the largest layout
-    shift and weight."""
+    """One page's loads as one: the median of each time (and of the longest
+    task after the maths), the largest layout shift and weight."""
     maths = [load.maths_ms for load in loads]
     if len({m is None for m in maths}) > 1:
         raise ValueError(f"{loads[0].page}: maths found in some loads, not all")
@@ -172,6 +246,7 @@ def median_load(loads: list[PhoneLoad]) -> PhoneLoad:
         max(load.shift for load in loads),
         max(load.raw_bytes for load in loads),
         len(loads),
+        statistics.median(load.busy_ms for load in loads),
     )
 
 
@@ -212,14 +287,15 @@ def main() -> list[PhoneLoad]:
     print(f"medians of {runs} loads of each page, each with JavaScript off and on")
     print(
         f"{'page':<40} {'no JS ms':>9} {'load ms':>8} {'maths ms':>9} "
-        f"{'ratio':>6} {'CLS':>6} {'MB raw':>7}  missed"
+        f"{'ratio':>6} {'CLS':>6} {'MB raw':>7} {'busy ms':>8}  missed"
     )
     for load in loads:
         maths = "-" if load.maths_ms is None else f"{load.maths_ms:.0f}"
         print(
             f"{load.page:<40} {load.load_no_js_ms:9.0f} {load.load_ms:8.0f} "
             f"{maths:>9} {load.ratio:6.2f} {load.shift:6.3f} "
-            f"{load.raw_bytes / 1e6:7.2f}  {' '.join(load.missed()) or 'ok'}"
+            f"{load.raw_bytes / 1e6:7.2f} {load.busy_ms:8.0f}  "
+            f"{' '.join(load.missed()) or 'ok'}"
         )
     return loads
 
