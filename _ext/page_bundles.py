@@ -84,12 +84,59 @@ URL = re.compile(r"""url\(\s*(?:"([^"]*)"|'([^']*)'|([^"')\s]+))\s*\)""")
 #: callbacks a file queues run after the last file, not before the next (no
 #: file of the book's waits for another's).
 RUN_EACH = """(() => {
+  const AFTER = "%s";
   const run = code => {
     const script = document.createElement("script");
     script.text = code;
     document.head.appendChild(script).remove();
   };
-"""
+  const later = code => {
+    const queue = window.__posencAfterLoad || (window.__posencAfterLoad = []);
+    if (!queue.length) {
+      const root = document.documentElement;
+      root.dataset.posencScripts = "after-load";
+      const next = () => {
+        if (queue.length) {
+          run(queue.shift());
+          setTimeout(next);
+          return;
+        }
+        const files = [...document.querySelectorAll(`script[type="${AFTER}"]`)];
+        Promise.all(files.map(tag => new Promise(done => {
+          const script = document.createElement("script");
+          script.onload = script.onerror = done;
+          script.src = tag.src;
+          tag.replaceWith(script);
+        }))).then(() => { root.dataset.posencScripts = "ready"; });
+      };
+      if (document.readyState === "complete") setTimeout(next);
+      else addEventListener("load", () => setTimeout(next), { once: true });
+    }
+    queue.push(code);
+  };
+""" % lean_scripts.AFTER_LOAD_TYPE
+#: The files that serve what a reader does (the theme's buttons, menus and
+#: sidebars, the copy buttons, search-word highlighting) and not what a page
+#: shows as it loads: each bundle runs them after the load event, in order,
+#: a task each (:data:`RUN_EACH`'s ``later``). The root's
+#: ``data-posenc-scripts`` says "after-load" until they have run, then
+#: "ready" (``sitetools.WAIT_FOR_SCRIPTS``). ``posenc-sections.js`` starts
+#: its idle-time work at the load anyway.
+AFTER_LOAD = (
+    "doctools.js",
+    "sphinx_highlight.js",
+    "clipboard.min.js",
+    "copybutton.js",
+    "scripts/sphinx-book-theme.js",
+    "posenc-menus.js",
+    "posenc-sections.js",
+    "searchtools.js",
+    "language_data.js",
+    "scripts/pydata-sphinx-theme.js",
+)
+#: Then each script tag typed ``lean_scripts.AFTER_LOAD_TYPE`` (the search
+#: page's index, ``lean_scripts.deferred_search``) is loaded, and the root
+#: marked "ready" once they have run.
 #: Each file's name where a browser's tools and an error's stack show it.
 SOURCE_URL = "\n//# sourceURL=_static/{}\n"
 COMMENT = re.compile(r"(/\*.*?\*/)", re.DOTALL)
@@ -153,39 +200,53 @@ def code(script: Path, name: str) -> str:
     )
 
 
-def bundle_name(files: list[str], suffix: str) -> str:
-    digest = hashlib.sha256("\n".join(files).encode()).hexdigest()[:12]
+def bundle_name(files: list[str], suffix: str, late: tuple[str, ...] = ()) -> str:
+    named = "\n".join(files) + ("\nafter load: " + " ".join(late) if late else "")
+    digest = hashlib.sha256(named.encode()).hexdigest()[:12]
     return f"{BUNDLES}/page-{digest}{suffix}"
 
 
-def bundle_text(static: Path, files: list[str], suffix: str) -> str:
+def after_load(files: list[str]) -> tuple[str, ...]:
+    """Those of ``files`` run after the load (:data:`AFTER_LOAD`)."""
+    return tuple(f for f in files if f in AFTER_LOAD)
+
+
+def bundle_text(
+    static: Path, files: list[str], suffix: str, late: tuple[str, ...] = ()
+) -> str:
     """The text of the bundle of ``files`` (paths in ``static``), a style
-    sheet (``suffix`` ".css") or a script file (".js")."""
-    folder = (static / bundle_name(files, suffix)).parent
+    sheet (``suffix`` ".css") or a script file (".js"), those in ``late``
+    run after the load."""
+    folder = (static / bundle_name(files, suffix, late)).parent
     if suffix == ".css":
         return "".join(f"/* {f} */\n{style_text(static / f, folder)}\n" for f in files)
-    each = (f"/* {f} */\nrun({json.dumps(code(static / f, f))});\n" for f in files)
+    each = (
+        f"/* {f} */\n{'later' if f in late else 'run'}({json.dumps(code(static / f, f))});\n"
+        for f in files
+    )
     return RUN_EACH + "".join(each) + "})();\n"
 
 
-def write_bundle(static: Path, files: list[str], suffix: str) -> tuple[str, str]:
+def write_bundle(
+    static: Path, files: list[str], suffix: str, late: tuple[str, ...] = ()
+) -> tuple[str, str]:
     """Write the bundle of ``files`` (:func:`bundle_text`); its path in
     ``static`` and a digest of its text (the tag's ``?v=``)."""
-    name = bundle_name(files, suffix)
-    text = bundle_text(static, files, suffix)
+    name = bundle_name(files, suffix, late)
+    text = bundle_text(static, files, suffix, late)
     (static / name).parent.mkdir(exist_ok=True)
     (static / name).write_text(text, encoding="utf-8")
     return name, digest(text)
 
 
 def written_once(
-    static: Path, files: list[str], suffix: str, written: dict
+    static: Path, files: list[str], suffix: str, written: dict, late: tuple[str, ...] = ()
 ) -> tuple[str, str]:
     """:func:`write_bundle`, once a build for each list of files
     (``written`` remembers them)."""
-    key = (suffix, *files)
+    key = (suffix, *files, "|", *late)
     if key not in written:
-        written[key] = write_bundle(static, files, suffix)
+        written[key] = write_bundle(static, files, suffix, late)
     return written[key]
 
 
@@ -293,24 +354,32 @@ def bundled_scripts(text: str, page: Path, static: Path, written: dict) -> str:
             runs[-1].append(match)
         elif runs[-1]:
             runs.append([])
-    for run in reversed([r for r in runs if len(r) >= 2]):
-        files = [static_path(attributes(m.group(1))["src"], page, static) for m in run]
-        name, digest = written_once(static, files, ".js", written)
+    def files_of(run: list[re.Match]) -> list[str]:
+        return [static_path(attributes(m.group(1))["src"], page, static) for m in run]
+
+    bundled: list[str] = []
+    for run in reversed([r for r in runs if len(r) >= 2 or after_load(files_of(r))]):
+        files = files_of(run)
+        late = after_load(files)
+        name, digest = written_once(static, files, ".js", written, late)
+        later = f' data-after-load="{" ".join(late)}"' if late else ""
         tag = (
             f'    <script defer src="{up(page, static)}{name}?v={digest}" '
-            f'data-bundle="{" ".join(files)}"></script>\n'
+            f'data-bundle="{" ".join(files)}"{later}></script>\n'
         )
         for match in reversed(run[1:]):
             text = text[: match.start()] + text[match.end() :]
         text = text[: run[0].start()] + tag + text[run[0].end() :]
-        # a file now in a bundle is no longer asked for on its own
-        for f in files:
-            text = re.sub(
-                rf'[ \t]*<link rel="preload" as="script" href="[^"]*_static/'
-                rf'{re.escape(f)}(?:\?[^"]*)?" />\n?',
-                "",
-                text,
-            )
+        bundled += files
+    # a file now in a bundle is no longer asked for on its own (once every
+    # run is in place: the runs are found by where they were in the text)
+    for f in bundled:
+        text = re.sub(
+            rf'[ \t]*<link rel="preload" as="script" href="[^"]*_static/'
+            rf'{re.escape(f)}(?:\?[^"]*)?" />\n?',
+            "",
+            text,
+        )
     return text
 
 
@@ -336,8 +405,10 @@ def rewritten(text: str, page: Path, static: Path, written: dict) -> str:
     def again(match: re.Match) -> str:
         tag = match.group(0)
         files = re.search(r'data-bundle="([^"]*)"', tag).group(1).split()
+        late = re.search(r'data-after-load="([^"]*)"', tag)
+        late = tuple(late.group(1).split()) if late else ()
         suffix = ".css" if "<link" in tag else ".js"
-        _, digest = written_once(static, files, suffix, written)
+        _, digest = written_once(static, files, suffix, written, late)
         return re.sub(r"\?v=[0-9a-f]+", f"?v={digest}", tag)
 
     return re.sub(r"<(?:link|script)\b[^>]*\bdata-bundle=\"[^\"]*\"[^>]*>", again, text)

@@ -40,7 +40,24 @@ WAIT_FOR_MATHS = """async () => {
 }"""
 
 
-#: JavaScript: on a page whose chapter has sections (h2), until every one is
+#: JavaScript: until the scripts a page runs after its load event have run
+#: (``_ext/page_bundles.py``, ``AFTER_LOAD``: the theme's, the copy
+#: buttons'...; the root's ``data-posenc-scripts`` is then "ready"). At once
+#: where there are none, or JavaScript is off; an error after 30 s.
+WAIT_FOR_SCRIPTS = """async () => {
+  const root = document.documentElement;
+  const start = performance.now();
+  while (root.dataset.posencScripts && root.dataset.posencScripts !== "ready") {
+    if (performance.now() - start > 30000) {
+      throw new Error("the scripts run after the load did not run within 30 s");
+    }
+    await new Promise(done => setTimeout(done, 20));
+  }
+}"""
+
+
+#: JavaScript: the page's scripts run after its load (WAIT_FOR_SCRIPTS); then
+#: on a page whose chapter has sections (h2), until every one is
 #: laid out (``_ext/static/posenc-sections.js`` lays out, in idle time after
 #: the load, those the browser left for when they come near the screen; it
 #: marks the root ``data-posenc-sections`` "laying-out", then "laid-out")
@@ -48,19 +65,20 @@ WAIT_FOR_MATHS = """async () => {
 #: script then fires, in the next frame): the page as it is from then on,
 #: whose every box that scrolls is marked and a tab stop. At once where the
 #: script has not run (no sections, JavaScript off); an error after 30 s.
-WAIT_FOR_SECTIONS = """async () => {
+WAIT_FOR_SECTIONS = f"""async () => {{
+  await ({WAIT_FOR_SCRIPTS})();
   const root = document.documentElement;
   if (!root.dataset.posencSections) return;
   const start = performance.now();
-  while (root.dataset.posencSections !== "laid-out") {
-    if (performance.now() - start > 30000) {
+  while (root.dataset.posencSections !== "laid-out") {{
+    if (performance.now() - start > 30000) {{
       throw new Error("the sections were not laid out within 30 s");
-    }
+    }}
     await new Promise(done => setTimeout(done, 50));
-  }
+  }}
   await new Promise(done => setTimeout(done, 350));
   for (const _ of [1, 2]) await new Promise(done => requestAnimationFrame(done));
-}"""
+}}"""
 
 #: JavaScript: every display equation of the page (with dropdowns opened if
 #: the argument is true): its label, its number (or the start of its MathML
@@ -101,12 +119,13 @@ DISPLAY_EQUATIONS = r"""async (openDropdowns) => {
 }"""
 
 
-#: A style sheet or script file a page loads, by its tag (not a script typed
-#: for no browser to run, such as Bootstrap's, loaded on first use): its
-#: address, and for a bundle (``_ext/page_bundles.py``) the files in it.
+#: A style sheet or script file a page loads, by its tag (not a script
+#: loaded on first use only, Bootstrap's; one loaded after the page is, the
+#: search page's index): its address, and for a bundle
+#: (``_ext/page_bundles.py``) the files in it.
 _ASSET_TAG = re.compile(
-    r'<(?:link\b(?=[^>]*\brel="stylesheet")[^>]*\bhref|script\b(?![^>]*\btype="text/x-)'
-    r'[^>]*\bsrc)="([^"]*)"[^>]*>'
+    r'<(?:link\b(?=[^>]*\brel="stylesheet")[^>]*\bhref|script\b'
+    r'(?![^>]*\btype="text/x-load-on-use")[^>]*\bsrc)="([^"]*)"[^>]*>'
 )
 
 

@@ -312,6 +312,7 @@ def open_offline(browser, url: str, base: str):
     )
     page.goto(url, wait_until="load")
     page.evaluate(sitetools.WAIT_FOR_MATHS)
+    page.evaluate(sitetools.WAIT_FOR_SCRIPTS)
     return page, outside, errors
 
 

@@ -187,8 +187,10 @@ def open_page(browser, base_url: str, visit: Visit, **context_options):
 
 
 def load(page, url: str) -> None:
+    """Open ``url``, and wait for the scripts it runs after its load."""
     response = page.goto(url, wait_until="load")
     assert response is not None and response.ok, f"{url}: HTTP error"
+    page.evaluate(sitetools.WAIT_FOR_SCRIPTS)
 
 
 @pytest.fixture(scope="session")
