@@ -223,8 +223,10 @@ BOOTSTRAP_LOAD = re.compile(
     r'<script defer src="([^"]*_static/scripts/bootstrap\.js[^"]*)"></script>'
 )
 BOOTSTRAP_ON_USE = rf'<script type="{BOOTSTRAP_TYPE}" src="\1"></script>'
-#: A page of the theme (decks, handouts and redirects are not).
-THEME_PAGE = "_static/scripts/pydata-sphinx-theme.js"
+#: A page of the theme (decks, handouts and redirects are not) names the
+#: theme's script: in its tag's address, or once bundled, in the bundle's
+#: list of files (``page_bundles``, ``data-bundle``).
+THEME_PAGE = "scripts/pydata-sphinx-theme.js"
 
 
 def bootstrap_on_use(text: str, name: str = "page") -> str:

