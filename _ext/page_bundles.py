@@ -39,6 +39,19 @@ theme (:data:`lean_scripts.THEME_PAGE`) is rewritten:
   a later file would exist, uninitialised, for the files before it
   (sphinx_highlight.js asks ``typeof Search``, which searchtools.js
   declares: joined, that check threw, and the search page found nothing).
+* **what serves a reader's actions, after the load**: the files of
+  :data:`AFTER_LOAD` (the theme's script, sphinx-book-theme's, the copy
+  buttons', Sphinx's search and search-word highlighting, the menus' and
+  the sections' own) run once the load event has ended, in the page's
+  order, a task each; a run holding one of them is bundled even alone (the
+  theme's script). They change nothing the page shows as it loads; before
+  them, they held up the load by 0.1 to 0.5 s on a phone, most of it the
+  theme's script (its sidebar scroll forced a layout of the whole page).
+  The price: a press on one of the theme's buttons (colour scheme, search,
+  sidebars) in the moment between the load and their run (0.1 to 0.3 s on
+  a phone slowed 4x) does nothing; the page's own links work. The files that
+  shape what the page shows (the solutions' toggles, the folds, the marks
+  of formulas that scroll, the quizzes, the players) still run before it.
 
 A bundle's tag names its files (``data-bundle``, paths in ``_static``): a
 bundle is named after its files and written again from them on every
@@ -84,7 +97,7 @@ URL = re.compile(r"""url\(\s*(?:"([^"]*)"|'([^']*)'|([^"')\s]+))\s*\)""")
 #: callbacks a file queues run after the last file, not before the next (no
 #: file of the book's waits for another's).
 RUN_EACH = """(() => {
-  const AFTER = "%s";
+  const AFTER = "AFTER_LOAD_TYPE";
   const run = code => {
     const script = document.createElement("script");
     script.text = code;
@@ -114,7 +127,7 @@ RUN_EACH = """(() => {
     }
     queue.push(code);
   };
-""" % lean_scripts.AFTER_LOAD_TYPE
+""".replace("AFTER_LOAD_TYPE", lean_scripts.AFTER_LOAD_TYPE)
 #: The files that serve what a reader does (the theme's buttons, menus and
 #: sidebars, the copy buttons, search-word highlighting) and not what a page
 #: shows as it loads: each bundle runs them after the load event, in order,
@@ -221,7 +234,8 @@ def bundle_text(
     if suffix == ".css":
         return "".join(f"/* {f} */\n{style_text(static / f, folder)}\n" for f in files)
     each = (
-        f"/* {f} */\n{'later' if f in late else 'run'}({json.dumps(code(static / f, f))});\n"
+        f"/* {f} */\n{'later' if f in late else 'run'}"
+        f"({json.dumps(code(static / f, f))});\n"
         for f in files
     )
     return RUN_EACH + "".join(each) + "})();\n"
@@ -240,7 +254,11 @@ def write_bundle(
 
 
 def written_once(
-    static: Path, files: list[str], suffix: str, written: dict, late: tuple[str, ...] = ()
+    static: Path,
+    files: list[str],
+    suffix: str,
+    written: dict,
+    late: tuple[str, ...] = (),
 ) -> tuple[str, str]:
     """:func:`write_bundle`, once a build for each list of files
     (``written`` remembers them)."""
@@ -354,6 +372,7 @@ def bundled_scripts(text: str, page: Path, static: Path, written: dict) -> str:
             runs[-1].append(match)
         elif runs[-1]:
             runs.append([])
+
     def files_of(run: list[re.Match]) -> list[str]:
         return [static_path(attributes(m.group(1))["src"], page, static) for m in run]
 

@@ -220,7 +220,9 @@ def load_page(browser, base_url: str, path: str) -> PhoneLoad:
         sizes = request.sizes()
         raw += sizes["responseBodySize"] + sizes["responseHeadersSize"]
     context.close()
-    return PhoneLoad(path, no_js, load, maths, shift, raw, busy_ms=busy_after(readable, tasks))
+    return PhoneLoad(
+        path, no_js, load, maths, shift, raw, busy_ms=busy_after(readable, tasks)
+    )
 
 
 def busy_after(readable: float, tasks: list[list[float]]) -> float:

@@ -101,7 +101,9 @@ def test_work_of_the_load_holds_the_maths(chromium, tmp_path):
 def test_a_task_after_the_load_is_shown_not_counted(chromium, tmp_path):
     """Busy in a task of its own after the load: the maths was readable at
     the load; the task is "busy ms"."""
-    load, readable, busy_end, tasks, asked_at = busy_load(chromium, tmp_path, "setTimeout")
+    load, readable, busy_end, tasks, asked_at = busy_load(
+        chromium, tmp_path, "setTimeout"
+    )
     assert load <= readable <= load + 50 < busy_end, (load, readable, busy_end)
     assert phone.busy_after(readable, tasks) >= BUSY_MS
 
@@ -110,7 +112,9 @@ def test_a_quiet_page_is_readable_at_its_load(chromium, tmp_path):
     quiet = BUSY_PAGE.split("<script>")[0] + "</body></html>"
     (tmp_path / "quiet.html").write_text(quiet)
     with sitetools.serve(tmp_path, compress=False) as url:
-        context, page = phone.open_phone(chromium, url + "quiet.html", True, record=True)
+        context, page = phone.open_phone(
+            chromium, url + "quiet.html", True, record=True
+        )
         try:
             load = page.evaluate(phone.LOAD_END)
             page.wait_for_timeout(300)
@@ -123,7 +127,9 @@ def test_a_quiet_page_is_readable_at_its_load(chromium, tmp_path):
 def test_a_page_without_maths_has_no_maths_time(chromium, tmp_path):
     (tmp_path / "plain.html").write_text("<!doctype html><title>t</title><p>text")
     with sitetools.serve(tmp_path, compress=False) as url:
-        context, page = phone.open_phone(chromium, url + "plain.html", True, record=True)
+        context, page = phone.open_phone(
+            chromium, url + "plain.html", True, record=True
+        )
         try:
             assert page.evaluate(phone.READABLE) is None
         finally:

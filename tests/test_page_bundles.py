@@ -256,7 +256,9 @@ def test_files_run_after_the_load_in_order_a_task_each(small_site, chromium):
     for name in ("one.js", "two.js", *late):
         (static / name).write_text(record.replace("NAME", repr(name)))
     (root / "index.js").write_text(record.replace("NAME", "'index.js'"))
-    first = page_bundles.write_bundle(static, ["one.js", *late[:2], "two.js"], ".js", late[:2])
+    first = page_bundles.write_bundle(
+        static, ["one.js", *late[:2], "two.js"], ".js", late[:2]
+    )
     second = page_bundles.write_bundle(static, [late[2]], ".js", late[2:])
     page.write_text(
         "<!doctype html><html><head><title>t</title>"
