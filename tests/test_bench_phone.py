@@ -92,8 +92,13 @@ def test_work_of_the_load_holds_the_maths(chromium, tmp_path):
         chromium, tmp_path, "Promise.resolve().then"
     )
     # The load event's task goes on a little after the event's end (3 to
-    # 35 ms seen at 4x): readable when it ends.
-    assert busy_end <= load <= readable <= load + 50, (busy_end, load, readable)
+    # 35 ms seen at 4x on a quiet machine, up to 134 under the test suite):
+    # readable when it ends; the busy work, over before, is not counted again.
+    assert busy_end <= load <= readable <= load + BUSY_MS / 2, (
+        busy_end,
+        load,
+        readable,
+    )
     assert readable < asked_at
     assert phone.busy_after(readable, tasks) < BUSY_MS / 2
 
@@ -104,7 +109,7 @@ def test_a_task_after_the_load_is_shown_not_counted(chromium, tmp_path):
     load, readable, busy_end, tasks, asked_at = busy_load(
         chromium, tmp_path, "setTimeout"
     )
-    assert load <= readable <= load + 50 < busy_end, (load, readable, busy_end)
+    assert load <= readable <= load + BUSY_MS / 2 < busy_end, (load, readable, busy_end)
     assert phone.busy_after(readable, tasks) >= BUSY_MS
 
 
@@ -121,7 +126,7 @@ def test_a_quiet_page_is_readable_at_its_load(chromium, tmp_path):
             readable = page.evaluate(phone.READABLE)
         finally:
             context.close()
-    assert load <= readable <= load + 50, (load, readable)
+    assert load <= readable <= load + BUSY_MS / 2, (load, readable)
 
 
 def test_a_page_without_maths_has_no_maths_time(chromium, tmp_path):
