@@ -224,8 +224,8 @@ BOOTSTRAP_LOAD = re.compile(
 )
 BOOTSTRAP_ON_USE = rf'<script type="{BOOTSTRAP_TYPE}" src="\1"></script>'
 #: A page of the theme (decks, handouts and redirects are not) names the
-#: theme's script: in its tag's address, or once bundled, in the bundle's
-#: list of files (``page_bundles``, ``data-bundle``).
+#: theme's script: in its tag's address, or in a bundle's list of files
+#: (``page_bundles``, ``data-bundle``).
 THEME_PAGE = "scripts/pydata-sphinx-theme.js"
 
 
@@ -274,9 +274,6 @@ def without_back_to_top(source: str) -> str:
     return source.replace(BACK_TO_TOP, "")
 
 
-#: A script tag loaded once the page has loaded and its scripts have run
-#: (by its script bundle: ``page_bundles.RUN_EACH``).
-AFTER_LOAD_TYPE = "text/x-after-load"
 #: The search page's own scripts, which its template writes without
 #: ``defer``: searchtools.js calls doctools.js's ``_ready`` as it runs, and
 #: doctools.js is deferred (:func:`deferred`), so they are deferred too, in
@@ -287,17 +284,9 @@ SEARCH_PAGE_SCRIPTS = re.compile(
 
 
 def deferred_search(text: str) -> str:
-    """The search page with its two script files deferred, and its index
-    (145 kB) typed to load after the page (:data:`AFTER_LOAD_TYPE`:
-    a query asked before it has come waits for it, ``Search.deferQuery``);
-    a ``ValueError`` if they are not all there."""
-
-    def lean_tag(match: re.Match) -> str:
-        if match.group(1) == "searchindex.js":
-            return f'<script type="{AFTER_LOAD_TYPE}" src="searchindex.js">'
-        return f'<script defer="defer" src="{match.group(1)}">'
-
-    lean, found = SEARCH_PAGE_SCRIPTS.subn(lean_tag, text)
+    """The search page with its three scripts deferred (a ``ValueError`` if
+    they are not all there)."""
+    lean, found = SEARCH_PAGE_SCRIPTS.subn(r'<script defer="defer" src="\1">', text)
     if found != 3:
         raise ValueError(f"search.html: {found} of its 3 scripts found")
     return lean

@@ -39,19 +39,17 @@ theme (:data:`lean_scripts.THEME_PAGE`) is rewritten:
   a later file would exist, uninitialised, for the files before it
   (sphinx_highlight.js asks ``typeof Search``, which searchtools.js
   declares: joined, that check threw, and the search page found nothing).
-* **what serves a reader's actions, after the load**: the files of
-  :data:`AFTER_LOAD` (the theme's script, sphinx-book-theme's, the copy
-  buttons', Sphinx's search and search-word highlighting, the menus' and
-  the sections' own) run once the load event has ended, in the page's
-  order, a task each; a run holding one of them is bundled even alone (the
-  theme's script). They change nothing the page shows as it loads; before
-  them, they held up the load by 0.1 to 0.5 s on a phone, most of it the
-  theme's script (its sidebar scroll forced a layout of the whole page).
-  The price: a press on one of the theme's buttons (colour scheme, search,
-  sidebars) in the moment between the load and their run (0.1 to 0.3 s on
-  a phone slowed 4x) does nothing; the page's own links work. The files that
-  shape what the page shows (the solutions' toggles, the folds, the marks
-  of formulas that scroll, the quizzes, the players) still run before it.
+* **after the load, what no one sees or presses before it**: the files of
+  :data:`AFTER_LOAD` (the copy buttons' two, which add a button to each
+  code cell, shown when the pointer or focus comes to it; the sections'
+  own, whose work is after the load anyway) run once the load event has
+  ended, in the page's order, each in a task of its own. Everything a
+  reader may see or press as the page loads (the theme's buttons, the
+  solutions' toggles, the folds, the quizzes, the players, the marks of
+  formulas that scroll) still runs before it. Moving the theme's script too
+  was tried and undone: its buttons (colour scheme, search, full screen,
+  the download menu) did nothing, and presses on them were lost, from the
+  first paint until the load had ended and it had run.
 
 A bundle's tag names its files (``data-bundle``, paths in ``_static``): a
 bundle is named after its files and written again from them on every
@@ -94,10 +92,11 @@ URL = re.compile(r"""url\(\s*(?:"([^"]*)"|'([^']*)'|([^"')\s]+))\s*\)""")
 #: A script bundle: each file run as a script of its own, in order (its own
 #: "use strict", a name it declares unknown to the files before it, an error
 #: stopping no other file). One difference from its own tag: the promise
-#: callbacks a file queues run after the last file, not before the next (no
-#: file of the book's waits for another's).
+#: callbacks a file run at once queues run after the bundle's last such
+#: file, not before the next (no file of the book's waits for another's).
+#: The files of :data:`AFTER_LOAD` (``later``) run after the load event, a
+#: task each, those of every bundle of the page in one queue, in order.
 RUN_EACH = """(() => {
-  const AFTER = "AFTER_LOAD_TYPE";
   const run = code => {
     const script = document.createElement("script");
     script.text = code;
@@ -109,47 +108,25 @@ RUN_EACH = """(() => {
       const root = document.documentElement;
       root.dataset.posencScripts = "after-load";
       const next = () => {
-        if (queue.length) {
-          run(queue.shift());
-          setTimeout(next);
+        if (!queue.length) {
+          root.dataset.posencScripts = "ready";
           return;
         }
-        const files = [...document.querySelectorAll(`script[type="${AFTER}"]`)];
-        Promise.all(files.map(tag => new Promise(done => {
-          const script = document.createElement("script");
-          script.onload = script.onerror = done;
-          script.src = tag.src;
-          tag.replaceWith(script);
-        }))).then(() => { root.dataset.posencScripts = "ready"; });
+        run(queue.shift());
+        setTimeout(next);
       };
       if (document.readyState === "complete") setTimeout(next);
       else addEventListener("load", () => setTimeout(next), { once: true });
     }
     queue.push(code);
   };
-""".replace("AFTER_LOAD_TYPE", lean_scripts.AFTER_LOAD_TYPE)
-#: The files that serve what a reader does (the theme's buttons, menus and
-#: sidebars, the copy buttons, search-word highlighting) and not what a page
-#: shows as it loads: each bundle runs them after the load event, in order,
-#: a task each (:data:`RUN_EACH`'s ``later``). The root's
+"""
+#: The files that add nothing a reader sees or presses as the page loads
+#: (the module's docstring): each bundle runs them after the load event, in
+#: order, a task each (:data:`RUN_EACH`'s ``later``). The root's
 #: ``data-posenc-scripts`` says "after-load" until they have run, then
-#: "ready" (``sitetools.WAIT_FOR_SCRIPTS``). ``posenc-sections.js`` starts
-#: its idle-time work at the load anyway.
-AFTER_LOAD = (
-    "doctools.js",
-    "sphinx_highlight.js",
-    "clipboard.min.js",
-    "copybutton.js",
-    "scripts/sphinx-book-theme.js",
-    "posenc-menus.js",
-    "posenc-sections.js",
-    "searchtools.js",
-    "language_data.js",
-    "scripts/pydata-sphinx-theme.js",
-)
-#: Then each script tag typed ``lean_scripts.AFTER_LOAD_TYPE`` (the search
-#: page's index, ``lean_scripts.deferred_search``) is loaded, and the root
-#: marked "ready" once they have run.
+#: "ready" (``sitetools.WAIT_FOR_SCRIPTS``).
+AFTER_LOAD = ("clipboard.min.js", "copybutton.js", "posenc-sections.js")
 #: Each file's name where a browser's tools and an error's stack show it.
 SOURCE_URL = "\n//# sourceURL=_static/{}\n"
 COMMENT = re.compile(r"(/\*.*?\*/)", re.DOTALL)
@@ -419,15 +396,25 @@ def bundled_page(text: str, page: Path, static: Path, written: dict) -> str:
 
 def rewritten(text: str, page: Path, static: Path, written: dict) -> str:
     """A page done by an earlier build: its bundles written again from
-    their files, and each tag's ``?v=`` their new digest."""
+    their files (a script bundle's files run after the load as
+    :data:`AFTER_LOAD` says now, and named for them), and each tag's ``?v=``
+    their new digest."""
 
     def again(match: re.Match) -> str:
         tag = match.group(0)
         files = re.search(r'data-bundle="([^"]*)"', tag).group(1).split()
-        late = re.search(r'data-after-load="([^"]*)"', tag)
-        late = tuple(late.group(1).split()) if late else ()
         suffix = ".css" if "<link" in tag else ".js"
-        _, digest = written_once(static, files, suffix, written, late)
+        # which files run after the load, as AFTER_LOAD says now
+        late = after_load(files) if suffix == ".js" else ()
+        name, digest = written_once(static, files, suffix, written, late)
+        tag = re.sub(r' data-after-load="[^"]*"', "", tag)
+        if late:
+            tag = re.sub(
+                r'( data-bundle="[^"]*")',
+                rf'\1 data-after-load="{" ".join(late)}"',
+                tag,
+            )
+        tag = re.sub(rf"{BUNDLES}/page-[0-9a-f]+\.js", name, tag)
         return re.sub(r"\?v=[0-9a-f]+", f"?v={digest}", tag)
 
     return re.sub(r"<(?:link|script)\b[^>]*\bdata-bundle=\"[^\"]*\"[^>]*>", again, text)

@@ -41,8 +41,8 @@ WAIT_FOR_MATHS = """async () => {
 
 
 #: JavaScript: until the scripts a page runs after its load event have run
-#: (``_ext/page_bundles.py``, ``AFTER_LOAD``: the theme's, the copy
-#: buttons'...; the root's ``data-posenc-scripts`` is then "ready"). At once
+#: (``_ext/page_bundles.py``, ``AFTER_LOAD``: the copy buttons', the
+#: sections'...; the root's ``data-posenc-scripts`` is then "ready"). At once
 #: where there are none, or JavaScript is off; an error after 30 s.
 WAIT_FOR_SCRIPTS = """async () => {
   const root = document.documentElement;
@@ -119,13 +119,12 @@ DISPLAY_EQUATIONS = r"""async (openDropdowns) => {
 }"""
 
 
-#: A style sheet or script file a page loads, by its tag (not a script
-#: loaded on first use only, Bootstrap's; one loaded after the page is, the
-#: search page's index): its address, and for a bundle
-#: (``_ext/page_bundles.py``) the files in it.
+#: A style sheet or script file a page loads, by its tag (not a script typed
+#: for no browser to run, such as Bootstrap's, loaded on first use): its
+#: address, and for a bundle (``_ext/page_bundles.py``) the files in it.
 _ASSET_TAG = re.compile(
-    r'<(?:link\b(?=[^>]*\brel="stylesheet")[^>]*\bhref|script\b'
-    r'(?![^>]*\btype="text/x-load-on-use")[^>]*\bsrc)="([^"]*)"[^>]*>'
+    r'<(?:link\b(?=[^>]*\brel="stylesheet")[^>]*\bhref|script\b(?![^>]*\btype="text/x-)'
+    r'[^>]*\bsrc)="([^"]*)"[^>]*>'
 )
 
 

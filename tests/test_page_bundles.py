@@ -144,7 +144,7 @@ def test_runs_of_plain_deferred_scripts_become_one(small_site):
     """one + two become one tag; the player (its own attribute) ends the
     run, so do own-tag.js (document.currentScript) and ../index.js (outside
     _static); four + five become one more; the theme's, alone after
-    ../index.js, becomes a bundle too: it runs after the load."""
+    ../index.js, stays as it was."""
     _, page, static = small_site
     text = bundle(page, static)
     tags = re.findall(r"<script\b[^>]*\bsrc=[^>]*>", text)
@@ -162,10 +162,10 @@ def test_runs_of_plain_deferred_scripts_become_one(small_site):
         "four.js five.js",
         "index.js",
         "bootstrap.js",
-        "scripts/pydata-sphinx-theme.js",
+        "pydata-sphinx-theme.js",
     ]
     assert sitetools.page_assets(text).count("bootstrap.js") == 0
-    assert 'data-after-load="scripts/pydata-sphinx-theme.js"' in text
+    assert "data-after-load" not in text
 
 
 def test_a_page_done_or_not_the_theme_s_is_left_as_it_is(small_site):
@@ -240,10 +240,9 @@ def test_each_bundled_script_runs_as_its_own(small_site, chromium):
 def test_files_run_after_the_load_in_order_a_task_each(small_site, chromium):
     """In a browser: the files of :data:`page_bundles.AFTER_LOAD` in a
     bundle run after the load event has ended, in the page's order (two
-    bundles' files one queue), each in a task of its own; then a tag typed
-    to load after the page runs; then the root says "ready". Seen failing
-    with the files run at once (before the load) and with them run in one
-    task."""
+    bundles' files one queue), each in a task of its own; then the root
+    says "ready". Seen failing with the files run at once (before the load)
+    and with them run in one task."""
     root, page, static = small_site
     record = (
         "window.order = (window.order || []).concat([[NAME, "
@@ -252,10 +251,9 @@ def test_files_run_after_the_load_in_order_a_task_each(small_site, chromium):
         "Promise.resolve().then(() => { window.task = (window.task || [])"
         ".concat([NAME]); });\n"
     )
-    late = ("doctools.js", "copybutton.js", "scripts/pydata-sphinx-theme.js")
+    late = page_bundles.AFTER_LOAD
     for name in ("one.js", "two.js", *late):
         (static / name).write_text(record.replace("NAME", repr(name)))
-    (root / "index.js").write_text(record.replace("NAME", "'index.js'"))
     first = page_bundles.write_bundle(
         static, ["one.js", *late[:2], "two.js"], ".js", late[:2]
     )
@@ -263,26 +261,51 @@ def test_files_run_after_the_load_in_order_a_task_each(small_site, chromium):
     page.write_text(
         "<!doctype html><html><head><title>t</title>"
         f'<script defer src="../_static/{first[0]}"></script></head><body><p>x</p>'
-        f'<script type="{lean_scripts.AFTER_LOAD_TYPE}" src="../index.js"></script>'
         f'<script defer src="../_static/{second[0]}"></script></body></html>'
     )
     with sitetools.serve(root) as url:
         browser_page = chromium.new_page()
         browser_page.goto(url + "book/page.html", wait_until="load")
         browser_page.evaluate(sitetools.WAIT_FOR_SCRIPTS)
-        order, tasks = browser_page.evaluate("() => [window.order, window.task]")
+        order, tasks, marked = browser_page.evaluate(
+            "() => [window.order, window.task,"
+            " document.documentElement.dataset.posencScripts]"
+        )
         browser_page.close()
+    assert marked == "ready"
     # the last number: the promise callbacks run before the file did (one
     # and two ran in one task, the bundle's; each late file in one of its own)
     assert order == [
         ["one.js", False, None, 0],
         ["two.js", False, "after-load", 0],
-        ["doctools.js", True, "after-load", 2],
-        ["copybutton.js", True, "after-load", 3],
-        ["scripts/pydata-sphinx-theme.js", True, "after-load", 4],
-        ["index.js", True, "after-load", 5],
+        [late[0], True, "after-load", 2],
+        [late[1], True, "after-load", 3],
+        [late[2], True, "after-load", 4],
     ]
     assert tasks == [name for name, *_ in order]
+
+
+def test_a_page_done_before_gets_the_files_run_after_the_load_of_now(small_site):
+    """An incremental build leaves a page as an earlier build wrote it:
+    its script bundle is named again, and its files run after the load,
+    as :data:`page_bundles.AFTER_LOAD` says now (not as its tag said)."""
+    _, page, static = small_site
+    for name in page_bundles.AFTER_LOAD:
+        (static / name).write_text("window.x = 1;\n")
+    files = ["one.js", *page_bundles.AFTER_LOAD]
+    old = page_bundles.write_bundle(static, files, ".js", ("one.js",))[0]
+    tag = (
+        f'<script defer src="../_static/{old}?v=0" data-bundle="{" ".join(files)}" '
+        'data-after-load="one.js"></script>'
+    )
+    done = page_bundles.rewritten(tag, page.resolve(), static.resolve(), {})
+    late = page_bundles.AFTER_LOAD
+    name = page_bundles.bundle_name(files, ".js", late)
+    assert f'data-after-load="{" ".join(late)}"' in done and name != old
+    text = page_bundles.bundle_text(static, files, ".js", late)
+    assert f'src="../_static/{name}?v={page_bundles.digest(text)}"' in done
+    assert (static / name).read_text() == text
+    assert 'run("window.ran' in text and text.count("later(") == len(late)
 
 
 @pytest.mark.skipif(not BUILT, reason="no built site: run `make book` first")
@@ -443,9 +466,9 @@ def test_an_import_with_conditions_stops_and_one_in_a_comment_stays(small_site):
 
 def test_a_module_a_comment_and_the_theme_s_preload(small_site):
     """A module script ends a run, a tag in an HTML comment is left alone,
-    the theme's script (in the body) joins no bundle of the head's, and its
-    preload goes (it runs after the load, from a bundle of its own); a page
-    whose body only mentions data-bundle= is bundled."""
+    the theme's script (in the body) joins no bundle of the head's and
+    keeps its preload; a page whose body only mentions data-bundle= is
+    bundled."""
     _, page, static = small_site
     text = (
         HEAD.replace(
@@ -474,6 +497,5 @@ def test_a_module_a_comment_and_the_theme_s_preload(small_site):
     assert "one.js" not in " ".join(bundles[1:])  # one.js alone before the module
     assert bundles[-1] == "two.js three.js four.js five.js", bundles
     assert '<!-- <script defer="defer" src="../_static/three.js"></script> -->' in done
-    assert 'rel="preload" as="script"' not in done
-    assert 'data-bundle="scripts/pydata-sphinx-theme.js"' in done.split("</head>")[1]
+    assert 'rel="preload" as="script"' in done
     assert lean_scripts.THEME_PAGE in done

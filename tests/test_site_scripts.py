@@ -112,14 +112,13 @@ def head(text: str) -> str:
 @pytest.mark.parametrize("path", PAGES)
 def test_no_script_file_stops_the_parser(site, path):
     """Every script file of a page's head is deferred or async, but
-    ``documentation_options.js`` (an inline script after it uses it), or
-    typed for no browser to run as it stands (loaded later)."""
+    ``documentation_options.js`` (an inline script after it uses it)."""
     text = (site / path).read_text(encoding="utf-8")
     blocking = [
         Path(src.group(1).split("?")[0]).name
         for attributes, _ in SCRIPT.findall(head(text))
         if (src := re.search(r'\bsrc="([^"]*)"', attributes))
-        and not re.search(r"\b(?:defer|async)\b|type=\"text/x-", attributes)
+        and not re.search(r"\b(?:defer|async)\b", attributes)
     ]
     assert set(blocking) <= lean_scripts.IN_PLACE, blocking
 
@@ -243,6 +242,7 @@ def test_scripts_measure_the_page_before_they_change_it(browser, base_url, path)
     page = context.new_page()
     page.add_init_script(COUNT_FORCED)
     page.goto(base_url + path, wait_until="load")
+    page.evaluate(sitetools.WAIT_FOR_SCRIPTS)  # those run after the load too
     page.wait_for_timeout(1500)
     forced, writes = page.evaluate("() => [window.__forced, window.__writes]")
     marked = page.locator(".posenc-more-right").count()
