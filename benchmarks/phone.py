@@ -38,7 +38,8 @@ that counted the query's own round trip and Playwright's code compiling in
 the page, 0.1 to 0.3 s at 4x that only the JavaScript-on load paid (a page
 whose scripts were all removed still came out at 1.4 times its load with
 JavaScript off, on genindex). Work a script puts off until after the load
-in idle time (``posenc-sections.js``) is counted only where a task of it is
+(the copy buttons' scripts, ``posenc-sections.js``'s in idle time:
+``_ext/page_bundles.AFTER_LOAD``) is counted only where a task of it is
 running at that moment. What comes after is shown, not a target: "busy
 ms", the longest long task that starts in the second after the maths is
 readable (how long a tap may then wait).
