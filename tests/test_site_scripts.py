@@ -421,3 +421,46 @@ def test_colour_mode_and_search_still_work(browser, base_url):
     page.wait_for_function(dialog, timeout=5000)
     context.close()
     assert errors == []
+
+
+#: JavaScript: whether the dialog of each sidebar is open, and whether the
+#: wide screen's primary sidebar is hidden.
+SIDEBARS = """() => [
+  document.getElementById("pst-primary-sidebar-modal").open,
+  document.getElementById("pst-secondary-sidebar-modal").open,
+  document.getElementById("pst-primary-sidebar").classList.contains("pst-sidebar-hidden"),
+]"""
+
+
+@pytest.mark.skipif(not BUILT, reason="no built site: run `make book` first")
+def test_the_sidebar_buttons_that_show_open_their_sidebars(browser, base_url):
+    """The sidebar buttons a reader sees, in the article's header (the
+    header's own are hidden): on a phone each opens its sidebar as a
+    dialog, which Escape closes, focus back on the button; on a desktop the
+    first hides the table of contents and shows it again. The theme's
+    scripts wire only the first button of each kind on the page, the hidden
+    one (seen failing: nothing opened, at either size)."""
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.goto(base_url + "book/rope.html", wait_until="load")
+    page.evaluate(sitetools.WAIT_FOR_SCRIPTS)
+    for index, kind in enumerate(["primary", "secondary"]):
+        button = page.locator(f".bd-header-article .{kind}-toggle")
+        assert button.is_visible()
+        button.click()
+        opened = page.evaluate(SIDEBARS)
+        assert opened[index] and not opened[1 - index], (kind, opened)
+        page.keyboard.press("Escape")
+        assert page.evaluate(SIDEBARS)[:2] == [False, False]
+        assert page.evaluate(
+            f"() => document.activeElement.matches('.bd-header-article .{kind}-toggle')"
+        )
+    context.close()
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(base_url + "book/rope.html", wait_until="load")
+    page.evaluate(sitetools.WAIT_FOR_SCRIPTS)
+    button = page.locator(".bd-header-article .primary-toggle")
+    for hidden in (True, False):
+        button.click()
+        assert page.evaluate(SIDEBARS) == [False, False, hidden]
+    page.close()

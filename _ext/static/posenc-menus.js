@@ -9,6 +9,7 @@
 // still there (the tooltip then shows).
 // The "back to top" button, which bootstrap.js set up as the page loaded,
 // is set up here (lean_scripts.without_back_to_top cuts it from there).
+// And the sidebar buttons a reader sees work: see the end.
 (function () {
   "use strict";
   const BOOTSTRAP_TYPE = "text/x-load-on-use";
@@ -83,5 +84,22 @@
       button.style.display = up ? "block" : "none";
       last = window.scrollY;
     });
+  }
+
+  // The sidebar buttons: pydata-sphinx-theme (a sidebar as a dialog on a
+  // narrow screen) and sphinx-book-theme (the table of contents hidden on a
+  // wide one) wire only the first .primary-toggle and .secondary-toggle of
+  // the page, the header's, which sphinx-book-theme hides; the ones a reader
+  // sees, in the article's header, did nothing. A press on another is
+  // passed to the first.
+  for (const kind of [".primary-toggle", ".secondary-toggle"]) {
+    const [first, ...others] = document.querySelectorAll(kind);
+    for (const other of others) {
+      other.addEventListener("click", function (event) {
+        event.preventDefault();
+        event.stopPropagation();
+        first.click();
+      });
+    }
   }
 })();
