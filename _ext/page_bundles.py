@@ -190,7 +190,10 @@ def code(script: Path, name: str) -> str:
     )
 
 
-def bundle_name(files: list[str], suffix: str, late: tuple[str, ...] = ()) -> str:
+def bundle_name(files: list[str], suffix: str) -> str:
+    """A bundle's path in ``_static``, named after its files (and, for a
+    script bundle, those it runs after the load: :func:`after_load`)."""
+    late = after_load(files) if suffix == ".js" else ()
     named = "\n".join(files) + ("\nafter load: " + " ".join(late) if late else "")
     digest = hashlib.sha256(named.encode()).hexdigest()[:12]
     return f"{BUNDLES}/page-{digest}{suffix}"
@@ -201,13 +204,12 @@ def after_load(files: list[str]) -> tuple[str, ...]:
     return tuple(f for f in files if f in AFTER_LOAD)
 
 
-def bundle_text(
-    static: Path, files: list[str], suffix: str, late: tuple[str, ...] = ()
-) -> str:
+def bundle_text(static: Path, files: list[str], suffix: str) -> str:
     """The text of the bundle of ``files`` (paths in ``static``), a style
-    sheet (``suffix`` ".css") or a script file (".js"), those in ``late``
-    run after the load."""
-    folder = (static / bundle_name(files, suffix, late)).parent
+    sheet (``suffix`` ".css") or a script file (".js"; the files of
+    :func:`after_load` run after the load)."""
+    folder = (static / bundle_name(files, suffix)).parent
+    late = after_load(files)
     if suffix == ".css":
         return "".join(f"/* {f} */\n{style_text(static / f, folder)}\n" for f in files)
     each = (
@@ -218,30 +220,24 @@ def bundle_text(
     return RUN_EACH + "".join(each) + "})();\n"
 
 
-def write_bundle(
-    static: Path, files: list[str], suffix: str, late: tuple[str, ...] = ()
-) -> tuple[str, str]:
+def write_bundle(static: Path, files: list[str], suffix: str) -> tuple[str, str]:
     """Write the bundle of ``files`` (:func:`bundle_text`); its path in
     ``static`` and a digest of its text (the tag's ``?v=``)."""
-    name = bundle_name(files, suffix, late)
-    text = bundle_text(static, files, suffix, late)
+    name = bundle_name(files, suffix)
+    text = bundle_text(static, files, suffix)
     (static / name).parent.mkdir(exist_ok=True)
     (static / name).write_text(text, encoding="utf-8")
     return name, digest(text)
 
 
 def written_once(
-    static: Path,
-    files: list[str],
-    suffix: str,
-    written: dict,
-    late: tuple[str, ...] = (),
+    static: Path, files: list[str], suffix: str, written: dict
 ) -> tuple[str, str]:
     """:func:`write_bundle`, once a build for each list of files
     (``written`` remembers them)."""
-    key = (suffix, *files, "|", *late)
+    key = (suffix, *files)
     if key not in written:
-        written[key] = write_bundle(static, files, suffix, late)
+        written[key] = write_bundle(static, files, suffix)
     return written[key]
 
 
@@ -357,7 +353,7 @@ def bundled_scripts(text: str, page: Path, static: Path, written: dict) -> str:
     for run in reversed([r for r in runs if len(r) >= 2 or after_load(files_of(r))]):
         files = files_of(run)
         late = after_load(files)
-        name, digest = written_once(static, files, ".js", written, late)
+        name, digest = written_once(static, files, ".js", written)
         later = f' data-after-load="{" ".join(late)}"' if late else ""
         tag = (
             f'    <script defer src="{up(page, static)}{name}?v={digest}" '
@@ -406,7 +402,7 @@ def rewritten(text: str, page: Path, static: Path, written: dict) -> str:
         suffix = ".css" if "<link" in tag else ".js"
         # which files run after the load, as AFTER_LOAD says now
         late = after_load(files) if suffix == ".js" else ()
-        name, digest = written_once(static, files, suffix, written, late)
+        name, digest = written_once(static, files, suffix, written)
         tag = re.sub(r' data-after-load="[^"]*"', "", tag)
         if late:
             tag = re.sub(
