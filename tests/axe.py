@@ -21,7 +21,12 @@ audits the rest (the student edition, decks, handouts, clicker pages).
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
+
+import sitetools  # noqa: E402  (scripts/sitetools.py)
 
 SCRIPT = Path(__file__).resolve().parent / "vendor" / "axe-core" / "axe.min.js"
 
@@ -112,14 +117,8 @@ def inject(page) -> None:
 
 
 #: JavaScript: until the theme's tab stops for scrolling boxes are set again
-#: after a change to the page (a dropdown opened, a resize): the theme waits
-#: 300 ms after the last change, then sets them in the next frame
-#: (``_ext/lean_scripts.py``). A timer of 350 ms set now fires after the
-#: theme's, and the frames after it come after the theme's frame.
-SETTLED = """async () => {
-  await new Promise(done => setTimeout(done, 350));
-  for (const _ of [1, 2]) await new Promise(done => requestAnimationFrame(done));
-}"""
+#: after a change to the page (sitetools.TAB_STOPS_SET).
+SETTLED = sitetools.TAB_STOPS_SET
 
 
 def run(

@@ -8,7 +8,7 @@
    - each page of the student edition, loaded once here: light, then dark
      (the colour rules again);
    - the decks (every slide, all its steps shown: colour contrast is
-     tests/test_slides.py's, slide by slide), handouts and clicker
+     tests/test_slides_measured.py's, slide by slide), handouts and clicker
      pages of both editions (a student file identical to the book's is
      the book's, checked once).
 2. **The keyboard alone** operates the players (Tab, arrows, Enter, Space:
@@ -131,7 +131,7 @@ SHOW_SLIDES = """() => document.querySelectorAll(".reveal .slides section")
 @pytest.mark.parametrize("path", tiers.sampled(TEACHING, tiers.TEACHING))
 def test_axe_finds_nothing_on_a_deck_handout_or_clicker_page(chromium, base_url, path):
     """A deck in reveal.js's print view (every slide and step shown at
-    once), with every rule but colour contrast: tests/test_slides.py
+    once), with every rule but colour contrast: tests/test_slides_measured.py
     measures each slide's contrast with axe as it walks the deck. A clicker
     page follows the reader's system: light, then dark. Decks and handouts
     have one colour scheme."""
