@@ -56,6 +56,17 @@ WAIT_FOR_SCRIPTS = """async () => {
 }"""
 
 
+#: JavaScript: until the theme's tab stops for scrolling boxes are set again
+#: after a change to the page (a dropdown opened, a resize, the sections laid
+#: out): the theme waits 300 ms after the last change, then sets them in the
+#: next frame (``_ext/lean_scripts.py``). A timer of 350 ms set now fires
+#: after the theme's, and the frames after it come after the theme's frame.
+TAB_STOPS_SET = """async () => {
+  await new Promise(done => setTimeout(done, 350));
+  for (const _ of [1, 2]) await new Promise(done => requestAnimationFrame(done));
+}"""
+
+
 #: JavaScript: the page's scripts run after its load (WAIT_FOR_SCRIPTS); then
 #: on a page whose chapter has sections (h2), until every one is
 #: laid out (``_ext/static/posenc-sections.js`` lays out, in idle time after
@@ -76,9 +87,43 @@ WAIT_FOR_SECTIONS = f"""async () => {{
     }}
     await new Promise(done => setTimeout(done, 50));
   }}
-  await new Promise(done => setTimeout(done, 350));
-  for (const _ of [1, 2]) await new Promise(done => requestAnimationFrame(done));
+  await ({TAB_STOPS_SET})();
 }}"""
+
+#: JavaScript: the fonts the page preloads (``<link rel="preload" as="font">``)
+#: that it has not drawn: no ``@font-face`` of its style sheets names the
+#: file, or the face that does is not loaded (a face loads when text is
+#: drawn in it; the page's scripts load none by hand). Run once the page has
+#: settled (:data:`WAIT_FOR_SECTIONS`). A preloaded font left unused costs
+#: its bytes on every load, and the browser warns of it.
+UNUSED_FONT_PRELOADS = r"""async () => {
+  await document.fonts.ready;
+  const faces = [];
+  const walk = rules => {
+    for (const rule of rules) {
+      if (rule instanceof CSSFontFaceRule) faces.push(rule);
+      else if (rule.cssRules) walk(rule.cssRules);
+    }
+  };
+  for (const sheet of document.styleSheets) walk(sheet.cssRules);
+  const bare = family => family.replace(/["']/g, "").trim();
+  const loaded = [...document.fonts].filter(face => face.status === "loaded")
+    .map(face => `${bare(face.family)} ${face.weight} ${face.style}`);
+  const weight = w => (!w || w === "400" ? "normal" : w);
+  return [...document.querySelectorAll('link[rel="preload"][as="font"]')]
+    .map(link => link.href)
+    .filter(href => !faces.some(rule => {
+      const base = rule.parentStyleSheet.href || document.baseURI;
+      const src = rule.style.getPropertyValue("src");
+      const urls = [...src.matchAll(/url\("?([^")]+)"?\)/g)]
+        .map(m => new URL(m[1], base).href);
+      const key = `${bare(rule.style.getPropertyValue("font-family"))} ` +
+        `${weight(rule.style.getPropertyValue("font-weight"))} ` +
+        `${rule.style.getPropertyValue("font-style") || "normal"}`;
+      return urls.includes(href) &&
+        loaded.some(face => face.replace(/ 400 /, " normal ") === key);
+    }));
+}"""
 
 #: JavaScript: every display equation of the page (with dropdowns opened if
 #: the argument is true): its label, its number (or the start of its MathML

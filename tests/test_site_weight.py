@@ -182,3 +182,30 @@ def test_purge_keeps_what_a_page_could_use():
     assert "popover" not in kept and "toast" not in kept and "print" not in kept
     assert ":root{--x:1}" in kept and "@font-face" in kept and "@keyframes" in kept
     assert page_weight.icons(kept) == {0xF0C9}
+
+
+def test_the_header_icons_are_preloaded_on_pages_of_the_theme(tmp_path):
+    """A page of the theme preloads the header's icon font once, before its
+    first style sheet, with the path from its folder; a page that is not
+    (a deck) is left as it is. The browser tests check that every preload
+    is drawn (tests/test_site.py)."""
+    static = tmp_path / "_static"
+    page = tmp_path / "book" / "rope.html"
+    text = (
+        '<head><link rel="stylesheet" href="../_static/a.css">'
+        '<link rel="stylesheet" href="../_static/b.css">'
+        '<script defer src="../_static/scripts/pydata-sphinx-theme.js"></script>'
+    )
+    preloaded = page_weight.preload_header_icons(text, page, static)
+    link = (
+        '<link rel="preload" href="../_static/vendor/fontawesome/webfonts/'
+        'fa-solid-900.icons.woff" as="font" type="font/woff" crossorigin>\n'
+    )
+    assert preloaded == "<head>" + link + text[len("<head>") :]
+    assert page_weight.preload_header_icons(preloaded, page, static) == preloaded
+    deck = '<head><link rel="stylesheet" href="../_static/deck.css">'
+    assert page_weight.preload_header_icons(deck, page, static) == deck
+    top = tmp_path / "index.html"
+    assert 'href="_static/vendor/' in page_weight.preload_header_icons(
+        text, top, static
+    )
