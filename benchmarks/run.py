@@ -197,7 +197,7 @@ def table(results: dict) -> list[tuple[str, str, str, str]]:
     if results.get("pages"):
         rows += page_rows(results["pages"])
     if results.get("phone"):
-        rows += phone_rows(results["phone"])
+        rows += phone_rows(results["phone"], results.get("phone_empty_page_ms"))
     if results.get("reading"):
         rows += reading_rows(results["reading"])
     return rows
@@ -263,8 +263,11 @@ def page_rows(pages: list[dict]) -> list[tuple[str, str, str, str]]:
     ]
 
 
-def phone_rows(loads: list[dict]) -> list[tuple[str, str, str, str]]:
-    """The phone's targets (benchmarks/phone.py), each at its worst page."""
+def phone_rows(
+    loads: list[dict], empty_ms: float | None = None
+) -> list[tuple[str, str, str, str]]:
+    """The phone's targets (benchmarks/phone.py), each at its worst page, and
+    the load of an empty page (this machine's floor) if measured."""
     loaded = [phone.PhoneLoad(**load) for load in loads]
     with_maths = [load for load in loaded if load.maths_ms is not None]
     slowest = max(with_maths, key=lambda load: load.maths_ms)
@@ -303,7 +306,18 @@ def phone_rows(loads: list[dict]) -> list[tuple[str, str, str, str]]:
             "",
             "",
         ),
-    ]
+    ] + (
+        []
+        if empty_ms is None
+        else [
+            (
+                "phone: an empty page, JS off (this machine)",
+                f"{empty_ms:.0f} ms",
+                "",
+                "",
+            )
+        ]
+    )
 
 
 def print_table(rows: list[tuple[str, str, str, str]]) -> None:
@@ -333,7 +347,9 @@ def main() -> dict:
             print("measuring the pages in Chromium...", flush=True)
             results["pages"] = [vars(load) for load in pages.measure(site)]
             print("measuring every page on a slow phone...", flush=True)
-            results["phone"] = [vars(load) for load in phone.measure(site)]
+            floor: list[float] = []
+            results["phone"] = [vars(load) for load in phone.measure(site, floor=floor)]
+            results["phone_empty_page_ms"] = floor[0]
             print("measuring the reading time of every page...", flush=True)
             results["reading"] = reading.as_dicts(reading.measure(site))
             if not args.skip_tests:
