@@ -431,6 +431,23 @@ def bundle_site(app, exception) -> None:
             new = bundled_page(text, page.resolve(), static, written)
         if new != text:
             page.write_text(new, encoding="utf-8")
+    stale_bundles_removed(static, written)
+
+
+def stale_bundles_removed(static: Path, written: dict) -> list[str]:
+    """Delete the bundles of earlier builds that no page loads now (a file
+    changed, or a page's list of files did: the bundle's name changes with
+    its files, and the old one would stay in the site and its download).
+    ``written`` holds every bundle this build wrote, for every page of the
+    output (:func:`written_once`). Returns the names removed."""
+    kept = {name for name, _ in written.values()}
+    removed = []
+    for bundle in sorted((static / BUNDLES).glob("page-*")):
+        name = f"{BUNDLES}/{bundle.name}"
+        if name not in kept:
+            bundle.unlink()
+            removed.append(name)
+    return removed
 
 
 def setup(app):

@@ -306,6 +306,31 @@ def test_a_page_done_before_gets_the_files_run_after_the_load_of_now(small_site)
     assert 'run("window.ran' in text and text.count("later(") == len(late)
 
 
+def test_a_bundle_no_page_loads_any_more_is_removed(small_site):
+    """A bundle an earlier build wrote, that no page of this build loads
+    (its files changed), is deleted; the bundles this build wrote stay."""
+    _, page, static = small_site
+    written: dict = {}
+    page_bundles.bundled_page(page.read_text(), page.resolve(), static, written)
+    bundles = static / page_bundles.BUNDLES
+    now = sorted(path.name for path in bundles.iterdir())
+    assert len(now) == 3  # the style sheets, and two runs of scripts
+    (bundles / "page-000000000000.js").write_text("window.old = 1;\n")
+    removed = page_bundles.stale_bundles_removed(static, written)
+    assert removed == [f"{page_bundles.BUNDLES}/page-000000000000.js"]
+    assert sorted(path.name for path in bundles.iterdir()) == now
+
+
+@pytest.mark.skipif(not BUILT, reason="no built site: run `make book` first")
+def test_every_bundle_in_the_site_is_loaded_by_a_page(site):
+    """No bundle of an earlier build is left in the site: each file of
+    ``_static/bundles`` is named by a page."""
+    text = "".join(path.read_text(encoding="utf-8") for path in site.rglob("*.html"))
+    folder = site / "_static" / page_bundles.BUNDLES
+    unused = [path.name for path in folder.iterdir() if path.name not in text]
+    assert len(list(folder.iterdir())) >= 2 and unused == []
+
+
 @pytest.mark.skipif(not BUILT, reason="no built site: run `make book` first")
 @pytest.mark.parametrize("path", PAGES)
 def test_every_theme_page_loads_one_style_sheet_and_waits_for_it_with_no_script(
