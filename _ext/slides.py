@@ -74,7 +74,7 @@ FIGURE_SCALE = 1.8
 #: 17.4 px, what a projector needs (16 px) with room.
 MIN_FIGURE_SCALE = 1.25
 #: The smallest text of a figure on a slide, in CSS px of a 1024 x 768
-#: screen, where the slide has room (``tests/test_slides.py`` measures it and
+#: screen, where the slide has room (``tests/test_slides_measured.py`` measures it and
 #: lists the slides without the room).
 FIGURE_TEXT_PX = 24
 #: Room for a figure under a slide's title of one line and above its

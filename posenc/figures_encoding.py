@@ -97,7 +97,7 @@ def orderings_figure(orderings, plain, encoded):
     positions = np.arange(len(orderings))
     # Horizontal bars: the orderings are read as text, along the axis.
     # 3.2 inches for six orders: the slide shows it at 1.8 times, under a
-    # line of text (slides.FIGURE_SCALE; tests/test_slides.py, NO_ROOM)
+    # line of text (slides.FIGURE_SCALE; tests/test_slides_measured.py, NO_ROOM)
     figure, ax = new_figure(height=0.34 * len(orderings) + 1.16)
     width = 0.38
     ax.barh(

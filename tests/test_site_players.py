@@ -26,13 +26,12 @@ from test_site import (
     BUILT,
     CONTRAST,
     PAGES,
-    PLAYER_PARAMS,
     Visit,
     load,
     open_page,
-    parsed,
     screenshot,
 )
+from test_site_html import PLAYER_PARAMS, parsed
 
 from posenc import plots
 

@@ -4,7 +4,7 @@ A deck (``_ext/slides.py``) is 1024 x 768; reveal.js shows it at 0.98 of
 that size on a 1024 x 768 screen (its margin). Each deck of the built site
 (``POSENC_SITE``, else ``_build/html``) is opened in Chromium at 1024 x 768
 (``test_slides.open_deck``) and every slide shown with all its steps
-(``test_slides.SHOW_ALL``); then every text the slide draws is measured:
+(``test_slides_measured.SHOW_ALL``); then every text the slide draws is measured:
 its computed font size times reveal.js's scale must be at least
 :data:`MIN_TEXT_PX` (24 px; 12 px in a screenshot scaled to 50 %, what the
 back row of a hall reads). That is every text node in the slide (title,
@@ -17,7 +17,7 @@ slide number and controls (outside the slide), text that is not drawn
 (a box of one pixel or less).
 
 The text inside figures' pictures is measured by
-``test_slides.test_figure_text_on_a_slide_is_large_enough_for_a_hall``.
+``test_slides_measured.test_figure_text_on_a_slide_is_large_enough_for_a_hall``.
 
 Cost: one deck opened per deck, a few seconds each.
 """
@@ -30,10 +30,12 @@ from pathlib import Path
 
 import pytest
 import test_slides
+import test_slides_measured
 import tiers
 
 # ``browser``: test_slides's fixture (its Chromium and the served site)
-from test_slides import MARKED, SHOW_ALL, browser, open_deck  # noqa: F401
+from test_slides import MARKED, browser, open_deck  # noqa: F401
+from test_slides_measured import SHOW_ALL
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The smallest text on a slide, in CSS px of a 1024 x 768 screen.
@@ -160,7 +162,7 @@ def test_a_figure_drawn_for_a_slide_fits_at_projector_size(name):
     caption of two lines (``slides.FIGURE_ROOM`` less 64 px) and in the
     slide's width; its texts have contrast (``test_slide_figures``); the
     chapter's slide that shows it is the one the deck measures at 24 px
-    (``test_slides.NO_ROOM`` does not list it)."""
+    (``test_slides_measured.NO_ROOM`` does not list it)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -183,4 +185,4 @@ def test_a_figure_drawn_for_a_slide_fits_at_projector_size(name):
         if name in slide.names
     ]
     assert shown, f"no slide shows {name}"
-    assert not set(shown) & set(test_slides.NO_ROOM), shown
+    assert not set(shown) & set(test_slides_measured.NO_ROOM), shown
