@@ -130,9 +130,10 @@ chapter: $(INSTALLED)
 	$(BIN)/python scripts/chapter_notebooks.py $(NOTEBOOKS)
 	$(BIN)/pytest --nbval-lax $(NOTEBOOKS)/$(NAME).ipynb
 
-# Only the browser tests of the built site (POSENC_SITE, else _build/html).
+# Only the tests of the built site, in a browser and its HTML read
+# (POSENC_SITE, else _build/html).
 site-test: $(INSTALLED)
-	$(BIN)/pytest tests/test_site.py
+	$(BIN)/pytest tests/test_site.py tests/test_site_html.py
 
 # The checks of the site's notebooks.zip (POSENC_SITE, else _build/html),
 # and every notebook of it run in a fresh venv made from the zip, as a

@@ -431,20 +431,27 @@ def bundle_site(app, exception) -> None:
             new = bundled_page(text, page.resolve(), static, written)
         if new != text:
             page.write_text(new, encoding="utf-8")
-    stale_bundles_removed(static, written)
+    stale_bundles_removed(outdir, static)
 
 
-def stale_bundles_removed(static: Path, written: dict) -> list[str]:
-    """Delete the bundles of earlier builds that no page loads now (a file
-    changed, or a page's list of files did: the bundle's name changes with
-    its files, and the old one would stay in the site and its download).
-    ``written`` holds every bundle this build wrote, for every page of the
-    output (:func:`written_once`). Returns the names removed."""
-    kept = {name for name, _ in written.values()}
+def stale_bundles_removed(outdir: Path, static: Path) -> list[str]:
+    """Delete the bundles of earlier builds that no file of the output names
+    (a file changed, or a page's list of files did: the bundle's name changes
+    with its files, and the old one would stay in the site and its
+    download). What is kept is read from the pages as they are now, not
+    from what this build wrote. Returns the names removed."""
+    named = set()
+    for page in outdir.rglob("*.html"):
+        named.update(
+            re.findall(
+                rf"{BUNDLES}/page-[0-9a-f]+\.(?:css|js)",
+                page.read_text(encoding="utf-8"),
+            )
+        )
     removed = []
     for bundle in sorted((static / BUNDLES).glob("page-*")):
         name = f"{BUNDLES}/{bundle.name}"
-        if name not in kept:
+        if name not in named:
             bundle.unlink()
             removed.append(name)
     return removed

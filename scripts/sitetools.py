@@ -91,17 +91,20 @@ WAIT_FOR_SECTIONS = f"""async () => {{
 }}"""
 
 #: JavaScript: the fonts the page preloads (``<link rel="preload" as="font">``)
-#: that it has not drawn: no ``@font-face`` of its style sheets names the
-#: file, or the face that does is not loaded (a face loads when text is
-#: drawn in it; the page's scripts load none by hand). Run once the page has
-#: settled (:data:`WAIT_FOR_SECTIONS`). A preloaded font left unused costs
-#: its bytes on every load, and the browser warns of it.
+#: that it has not drawn from the preload: no ``@font-face`` of its style
+#: sheets names the file, or the face that does is not loaded (a face loads
+#: when text is drawn in it; the page's scripts load none by hand), or the
+#: file was fetched more than once (a preload that does not match the
+#: face's request, without ``crossorigin`` say, is fetched again). Run once
+#: the page has settled (:data:`WAIT_FOR_SECTIONS`). A preloaded font left
+#: unused costs its bytes on every load, and the browser warns of it.
 UNUSED_FONT_PRELOADS = r"""async () => {
   await document.fonts.ready;
   const faces = [];
   const walk = rules => {
     for (const rule of rules) {
       if (rule instanceof CSSFontFaceRule) faces.push(rule);
+      else if (rule.styleSheet) walk(rule.styleSheet.cssRules);
       else if (rule.cssRules) walk(rule.cssRules);
     }
   };
@@ -112,7 +115,8 @@ UNUSED_FONT_PRELOADS = r"""async () => {
   const weight = w => (!w || w === "400" ? "normal" : w);
   return [...document.querySelectorAll('link[rel="preload"][as="font"]')]
     .map(link => link.href)
-    .filter(href => !faces.some(rule => {
+    .filter(href => performance.getEntriesByName(href).length !== 1 ||
+      !faces.some(rule => {
       const base = rule.parentStyleSheet.href || document.baseURI;
       const src = rule.style.getPropertyValue("src");
       const urls = [...src.matchAll(/url\("?([^")]+)"?\)/g)]

@@ -1,5 +1,5 @@
 """Fixtures shared by the browser tests (test_site, test_site_players,
-test_quiz, test_slides)."""
+test_quiz, test_slides_measured, ...)."""
 
 from __future__ import annotations
 

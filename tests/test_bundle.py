@@ -152,7 +152,7 @@ def test_bundle_holds_every_chapter_in_book_order(bundle):
 
 def test_notebooks_are_the_downloads_of_their_pages(bundle):
     """The zip holds the very files the chapter pages offer (an edition's
-    notebooks in its own zip), executed (test_site.py checks their
+    notebooks in its own zip), executed (test_site_html.py checks their
     figures)."""
     found = members(bundle)
     for name, stem in book_order():

@@ -307,18 +307,49 @@ def test_a_page_done_before_gets_the_files_run_after_the_load_of_now(small_site)
 
 
 def test_a_bundle_no_page_loads_any_more_is_removed(small_site):
-    """A bundle an earlier build wrote, that no page of this build loads
-    (its files changed), is deleted; the bundles this build wrote stay."""
-    _, page, static = small_site
-    written: dict = {}
-    page_bundles.bundled_page(page.read_text(), page.resolve(), static, written)
+    """A bundle an earlier build wrote, that no page of the output names
+    (its files changed), is deleted; those the pages name stay, also when
+    this build did not write them (a page it left as it was)."""
+    root, page, static = small_site
+    bundled = page_bundles.bundled_page(page.read_text(), page.resolve(), static, {})
+    page.write_text(bundled)
     bundles = static / page_bundles.BUNDLES
     now = sorted(path.name for path in bundles.iterdir())
     assert len(now) == 3  # the style sheets, and two runs of scripts
     (bundles / "page-000000000000.js").write_text("window.old = 1;\n")
-    removed = page_bundles.stale_bundles_removed(static, written)
+    removed = page_bundles.stale_bundles_removed(root, static)
     assert removed == [f"{page_bundles.BUNDLES}/page-000000000000.js"]
     assert sorted(path.name for path in bundles.iterdir()) == now
+
+
+def test_two_builds_leave_every_bundle_a_page_names(small_site):
+    """The whole step run twice, as an incremental build does: every bundle
+    a page names is there after each."""
+
+    class App:
+        outdir = str(small_site[0])
+
+        class builder:
+            format = "html"
+
+    root, page, static = small_site
+    # a page whose only bundle is in its body (one style sheet in its head)
+    body_only = page.with_name("body.html")
+    body_only.write_text(
+        '<html><head>\n<link rel="stylesheet" href="../_static/a.css" />\n'
+        "</head><body>\n"
+        '<script defer src="../_static/one.js"></script>\n'
+        '<script defer src="../_static/two.js"></script>\n'
+        '<script defer src="../_static/scripts/pydata-sphinx-theme.js"></script>\n'
+        "</body></html>\n"
+    )
+    for _ in range(2):
+        page_bundles.bundle_site(App, None)
+        for built in (page, body_only):
+            text = built.read_text()
+            named = re.findall(r"bundles/page-[0-9a-f]+\.(?:css|js)", text)
+            assert named
+            assert all((static / name).is_file() for name in named), named
 
 
 @pytest.mark.skipif(not BUILT, reason="no built site: run `make book` first")

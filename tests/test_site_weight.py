@@ -18,6 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 sys.path.insert(0, str(ROOT / "_ext"))
 
+import lean_scripts  # noqa: E402  (_ext/lean_scripts.py)
 import maths_style  # noqa: E402  (_ext/maths_style.py)
 import offline_site  # noqa: E402  (_ext/offline_site.py)
 import page_weight  # noqa: E402  (_ext/page_weight.py)
@@ -209,3 +210,25 @@ def test_the_header_icons_are_preloaded_on_pages_of_the_theme(tmp_path):
     assert 'href="_static/vendor/' in page_weight.preload_header_icons(
         text, top, static
     )
+
+
+@pytest.mark.skipif(not BUILT, reason="no built site: run `make book` first")
+def test_every_page_of_the_theme_preloads_the_header_icons_once(site):
+    """Each page of the theme, in the built site, preloads the header's
+    icon font once, before its style sheet (the browser tests check that it
+    is drawn); no other file of the site does (decks, handouts)."""
+    font = page_weight.HEADER_ICONS.as_posix()
+    theme_pages = 0
+    for path in site.rglob("*.html"):
+        if sitetools.ASSET_DIRS & set(path.relative_to(site).parts):
+            continue  # the theme's templates in _static
+        text = path.read_text(encoding="utf-8")
+        preloads = re.findall(rf'<link rel="preload" href="[^"]*{font}"[^>]*>', text)
+        if lean_scripts.THEME_PAGE not in text:
+            assert preloads == [], path
+            continue
+        theme_pages += 1
+        assert len(preloads) == 1, path
+        sheet = re.search(r'<link[^>]*rel="stylesheet"', text)
+        assert sheet is not None and text.index(preloads[0]) < sheet.start(), path
+    assert theme_pages >= 20

@@ -4,7 +4,8 @@ it): no slide more than half empty, figure text large enough for a hall,
 no caption cut, a slide's caption the start of its figure's, the players
 drawn for slides played on them, and every slide's colours in contrast.
 The decks' sources, their keyboard and their players are tested in
-tests/test_slides.py, whose ``browser`` and ``open_deck`` these use.
+tests/test_slides.py, whose ``open_deck`` these use (with the process's
+Chromium and the served site of tests/conftest.py: ``served``).
 """
 
 from __future__ import annotations
