@@ -423,6 +423,7 @@ def bundle_site(app, exception) -> None:
     outdir = Path(app.outdir)
     static = (outdir / "_static").resolve()
     written: dict = {}
+    named: set[str] = set()
     for page in sorted(outdir.rglob("*.html")):
         text = page.read_text(encoding="utf-8")
         if "data-bundle=" in text.split("</head>", 1)[0]:
@@ -431,23 +432,20 @@ def bundle_site(app, exception) -> None:
             new = bundled_page(text, page.resolve(), static, written)
         if new != text:
             page.write_text(new, encoding="utf-8")
-    stale_bundles_removed(outdir, static)
+        named.update(BUNDLE_NAME.findall(new))
+    stale_bundles_removed(static, named)
 
 
-def stale_bundles_removed(outdir: Path, static: Path) -> list[str]:
+#: A bundle's path in ``_static``, as a page names it.
+BUNDLE_NAME = re.compile(rf"{BUNDLES}/page-[0-9a-f]+\.(?:css|js)")
+
+
+def stale_bundles_removed(static: Path, named: set[str]) -> list[str]:
     """Delete the bundles of earlier builds that no file of the output names
-    (a file changed, or a page's list of files did: the bundle's name changes
-    with its files, and the old one would stay in the site and its
-    download). What is kept is read from the pages as they are now, not
-    from what this build wrote. Returns the names removed."""
-    named = set()
-    for page in outdir.rglob("*.html"):
-        named.update(
-            re.findall(
-                rf"{BUNDLES}/page-[0-9a-f]+\.(?:css|js)",
-                page.read_text(encoding="utf-8"),
-            )
-        )
+    (``named``: :data:`BUNDLE_NAME` in every HTML file as it is now, not
+    what this build wrote). A file changed, or a page's list of files did:
+    the bundle's name changes with its files, and the old one would stay in
+    the site and its download. Returns the names removed."""
     removed = []
     for bundle in sorted((static / BUNDLES).glob("page-*")):
         name = f"{BUNDLES}/{bundle.name}"

@@ -317,7 +317,8 @@ def test_a_bundle_no_page_loads_any_more_is_removed(small_site):
     now = sorted(path.name for path in bundles.iterdir())
     assert len(now) == 3  # the style sheets, and two runs of scripts
     (bundles / "page-000000000000.js").write_text("window.old = 1;\n")
-    removed = page_bundles.stale_bundles_removed(root, static)
+    named = set(page_bundles.BUNDLE_NAME.findall(page.read_text()))
+    removed = page_bundles.stale_bundles_removed(static, named)
     assert removed == [f"{page_bundles.BUNDLES}/page-000000000000.js"]
     assert sorted(path.name for path in bundles.iterdir()) == now
 
